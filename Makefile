@@ -1,0 +1,59 @@
+# detectord: the two set-up commands are `make run` and `make test` (see README.md).
+# Every target starts with `bootstrap`, which installs only what is missing and is silent otherwise.
+
+SHELL := /bin/bash
+SWIFT ?= swift
+APT_PACKAGES := libgps-dev libi2c-dev libbluetooth-dev gpsd gpsd-clients libsqlite3-dev xz-utils python3-venv pkg-config
+SHARED ?= $(abspath ../shared)
+CACHE := .cache
+BENCH_VENV := Bench/.venv
+BENCH_PIP := numpy pandas
+RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)/detectord
+
+.PHONY: all bootstrap build run test bench demo clean help
+
+all: build
+
+help:
+	@echo "make run     build, then replay the synthetic demo recordings through the pipeline"
+	@echo "make test    install what is missing, build, run every test"
+	@echo "make bench   benchmarks against peers (numpy, pandas), writes Bench/results/latest.json"
+	@echo "make demo    regenerate Datasets/demo/ (synthetic recordings)"
+	@echo "make clean   remove build output and caches"
+
+bootstrap:
+	@missing=""; \
+	for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "bootstrap: installing$$missing"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+	@command -v $(SWIFT) >/dev/null || { echo "bootstrap: Swift 6 toolchain not found on PATH (see README)"; exit 1; }
+
+build: bootstrap
+	$(SWIFT) build -c release --product detectord
+
+run: build
+	$(RELEASE_BIN) replay Datasets/demo --speed 8
+
+test: bootstrap
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build 2>&1 | tee $(CACHE)/test.log; exit $${PIPESTATUS[0]}
+
+$(BENCH_VENV)/.ready: Makefile
+	python3 -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/pip install -q $(BENCH_PIP)
+	touch $@
+
+bench: bootstrap $(BENCH_VENV)/.ready
+	SHARED=$(SHARED) PYTHON=$(abspath $(BENCH_VENV))/bin/python Bench/run.sh
+
+demo: bootstrap
+	$(SWIFT) build -c release --product detectord
+	$(RELEASE_BIN) generate-demo Datasets/demo
+
+clean:
+	rm -rf .build .build-* Bench/.build $(CACHE) $(BENCH_VENV)

@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "detectord",
+    products: [
+        .library(name: "FallDetect", targets: ["FallDetect"]),
+        .library(name: "DeviceLink", targets: ["DeviceLink"]),
+        .executable(name: "detectord", targets: ["detectord"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // The C hot path: the sample record's exact layout and the SisFall text parser.
+        .target(name: "CFusion"),
+
+        // System libraries that DeviceLink links; the providers say which Debian package brings each.
+        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        .systemLibrary(name: "CI2C", providers: [.apt(["libi2c-dev"])]),
+        .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
+
+        // Detection, workflow, datasets and evaluation. No hardware.
+        .target(name: "FallDetect", dependencies: ["CFusion"]),
+
+        // Hardware behind protocols: I2C, gpsd and Bluetooth LE.
+        .target(name: "DeviceLink", dependencies: ["FallDetect", "CGPS", "CI2C", "CBluetooth"]),
+
+        .executableTarget(
+            name: "detectord",
+            dependencies: [
+                "FallDetect", "DeviceLink",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "FallDetectTests", dependencies: ["FallDetect", "CFusion"]),
+        .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "CGPS", "CI2C", "CBluetooth"]),
+        .testTarget(name: "detectordTests", dependencies: ["detectord"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
