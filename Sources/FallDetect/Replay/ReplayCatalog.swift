@@ -1,0 +1,86 @@
+import Foundation
+
+/// Turns the paths a user gives into an ordered list of recordings to replay, each loaded only
+/// when its turn comes so a whole dataset never sits in memory at once.
+public struct ReplayCatalog: Sendable {
+    public struct Options: Sendable {
+        public var csvFormat: CSVFormat
+        /// Where parsed dataset trials are cached.
+        public var cacheDirectory: String
+
+        public init(csvFormat: CSVFormat = CSVFormat(), cacheDirectory: String = ReplayCatalog.defaultCacheDirectory()) {
+            self.csvFormat = csvFormat
+            self.cacheDirectory = cacheDirectory
+        }
+    }
+
+    public struct Entry: Sendable {
+        public var name: String
+        public var load: @Sendable () throws -> LoadedRecording
+    }
+
+    public private(set) var entries: [Entry] = []
+    /// Things worth telling the user that are not errors: quirks of a dataset, files ignored.
+    public private(set) var notices: [String] = []
+
+    /// `$XDG_CACHE_HOME/detectord`, else `~/.cache/detectord`.
+    public static func defaultCacheDirectory() -> String {
+        let env = ProcessInfo.processInfo.environment
+        if let xdg = env["XDG_CACHE_HOME"], !xdg.isEmpty { return xdg + "/detectord" }
+        return (env["HOME"] ?? NSTemporaryDirectory()) + "/.cache/detectord"
+    }
+
+    public init(paths: [String], options: Options = Options()) throws(FallDetectError) {
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw FallDetectError(.io, "no such file or directory", path: path)
+            }
+            if isDirectory.boolValue {
+                try addDirectory(path, options: options)
+            } else if let entry = Self.entry(forFile: path, options: options) {
+                entries.append(entry)
+            } else {
+                throw FallDetectError(.invalidArgument, "not a recording this tool reads (\(Self.knownKinds))", path: path)
+            }
+        }
+    }
+
+    static let knownKinds = ".detrec, .csv, a SisFall trial .txt, or a SisFall folder"
+
+    private mutating func addDirectory(_ path: String, options: Options) throws(FallDetectError) {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+        } catch {
+            throw FallDetectError(.io, "cannot list: \((error as NSError).localizedDescription)", path: path)
+        }
+        var ignored = 0
+        for name in names where !name.hasPrefix(".") {
+            let child = path + "/" + name
+            var isDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: child, isDirectory: &isDirectory) || isDirectory.boolValue { continue }
+            if let entry = Self.entry(forFile: child, options: options) {
+                entries.append(entry)
+            } else if !name.lowercased().hasSuffix(".md") {
+                ignored += 1
+            }
+        }
+        if ignored > 0 { notices.append("\(path): ignored \(ignored) file(s) that are not recordings") }
+        if entries.isEmpty { throw FallDetectError(.noData, "no recordings found (\(Self.knownKinds))", path: path) }
+    }
+
+    private static func entry(forFile path: String, options: Options) -> Entry? {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "csv":
+            let reader = CSVRecordingReader(format: options.csvFormat)
+            return Entry(name: name) {
+                let result = try reader.read(path: path)
+                return LoadedRecording(recording: result.recording, problems: result.problems)
+            }
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+
+/// A subcommand whose name is fixed but whose work has not landed yet. It says so and exits with
+/// EX_UNAVAILABLE (69) rather than pretending to do something.
+protocol PlannedCommand: ParsableCommand {}
+
+extension PlannedCommand {
+    func run() throws {
+        let name = Self.configuration.commandName ?? "this command"
+        Terminal.standardError.write("detectord \(name): not implemented yet in \(DetectordVersion.current).\n")
+        throw ExitCode(69)
+    }
+}
+
+struct BenchCommand: PlannedCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Evaluate detectors over a dataset (not implemented yet).")
+}
+
+struct DrillCommand: PlannedCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "drill",
+        abstract: "Run a scripted emergency timeline on a virtual clock (not implemented yet).")
+}
+
+struct RunCommand: PlannedCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the live daemon on the attached sensors (not implemented yet).")
+}
+
+struct RecordCommand: PlannedCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Record the live sensors to a .detrec file (not implemented yet).")
+}
+
+struct PairCommand: PlannedCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pair",
+        abstract: "Pair a Bluetooth LE keychain button (not implemented yet).")
+}
+
+struct StatusCommand: PlannedCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show the running daemon's state (not implemented yet).")
+}

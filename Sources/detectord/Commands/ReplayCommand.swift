@@ -1,0 +1,126 @@
+import ArgumentParser
+import FallDetect
+
+struct ReplayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Stream recordings or a dataset through the pipeline.",
+        discussion: """
+            PATH may be a .detrec recording, a directory of them, a CSV file, a SisFall trial file, or a \
+            folder laid out like SisFall (holding SisFall_dataset/, optionally SisFall_enhanced/). \
+            The pipeline today decodes and reports, per recording, samples per second, duration and \
+            peak |a|; detectors are not attached yet. On a terminal a live progress line is shown. \
+            Unreadable rows or blocks are reported with their file and line (or byte offset) and the \
+            replay goes on with what could be read.
+            """)
+
+    @Argument(help: ArgumentHelp("Recordings, directories or dataset roots.", valueName: "path"))
+    var paths: [String]
+
+    @Option(help: "Data seconds per wall-clock second (1 = real time).")
+    var speed: Double = 1
+
+    @Flag(help: "Run as fast as possible, without pacing.")
+    var fast = false
+
+    @Option(name: .customLong("csv-columns"), help: ArgumentHelp(
+        "CSV columns as FIELD=COLUMN pairs, COLUMN a 0-based index or a header name (default: time,ax,ay,az,gx,gy,gz by name).",
+        valueName: "spec"))
+    var csvColumns: String?
+
+    @Option(name: .customLong("csv-time-unit"), help: "CSV time unit: s, ms, us or ns.")
+    var csvTimeUnit: String = "s"
+
+    @Option(name: .customLong("csv-accel-unit"), help: "CSV acceleration unit: g or m/s2.")
+    var csvAccelerationUnit: String = "g"
+
+    @Option(name: .customLong("csv-gyro-unit"), help: "CSV angular rate unit: deg/s or rad/s.")
+    var csvGyroUnit: String = "deg/s"
+
+    @Option(name: .customLong("csv-rate"), help: "CSV sample rate in Hz, used when there is no time column.")
+    var csvRate: Double = 100
+
+    @Option(help: ArgumentHelp("Folder for the parsed-dataset cache (default: $XDG_CACHE_HOME/detectord or ~/.cache/detectord).", valueName: "dir"))
+    var cache: String?
+
+    @Flag(help: "Print only the final totals.")
+    var quiet = false
+
+    func validate() throws {
+        guard !paths.isEmpty else { throw ValidationError("give at least one path") }
+        guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number") }
+        _ = try csvFormat()
+    }
+
+    func csvFormat() throws -> CSVFormat {
+        var format = CSVFormat()
+        if let csvColumns {
+            do { format = try CSVFormat(columns: csvColumns) } catch { throw ValidationError("--csv-columns: \(error.message)") }
+        }
+        guard let time = CSVFormat.TimeUnit(rawValue: csvTimeUnit) else { throw ValidationError("--csv-time-unit must be s, ms, us or ns") }
+        guard let accel = CSVFormat.AccelerationUnit(rawValue: csvAccelerationUnit) else { throw ValidationError("--csv-accel-unit must be g or m/s2") }
+        guard let gyro = CSVFormat.AngularRateUnit(rawValue: csvGyroUnit) else { throw ValidationError("--csv-gyro-unit must be deg/s or rad/s") }
+        guard csvRate > 0 else { throw ValidationError("--csv-rate must be positive") }
+        format.timeUnit = time
+        format.accelerationUnit = accel
+        format.angularRateUnit = gyro
+        format.sampleRate = csvRate
+        return format
+    }
+
+    func run() async throws {
+        let out = Terminal.standardOutput
+        let err = Terminal.standardError
+        let live = out.isInteractive && !quiet
+        let catalog: ReplayCatalog
+        do {
+            catalog = try ReplayCatalog(paths: paths, options: .init(csvFormat: csvFormat(), cacheDirectory: cache ?? ReplayCatalog.defaultCacheDirectory()))
+        } catch let error as FallDetectError {
+            err.write("detectord replay: \(error)\n")
+            throw ExitCode(66)
+        }
+        for notice in catalog.notices { err.write("note: \(notice)\n") }
+
+        let runner = ReplayRunner(speed: fast ? .asFastAsPossible : (speed == 1 ? .realTime : .scaled(speed)), clock: ContinuousClock())
+        var total = ReplayStatistics()
+        var dataSeconds = 0.0
+        var replayed = 0
+        var failed = 0
+        let clock = ContinuousClock()
+        let started = clock.now
+
+        for entry in catalog.entries {
+            let loaded: LoadedRecording
+            do {
+                loaded = try entry.load()
+            } catch {
+                failed += 1
+                err.write("error: \(error)\n")
+                continue
+            }
+            for problem in loaded.problems { err.write("warning: \(problem)\n") }
+            let stats = try await runner.run(loaded.recording) { progress in
+                if progress.isFinished {
+                    if live { out.write("\r\u{1B}[2K") }
+                    if !quiet { out.write(ProgressLine.summary(progress) + "\n") }
+                } else if live {
+                    out.write("\r\u{1B}[2K" + ProgressLine.live(progress))
+                }
+            }
+            total.merge(stats)
+            dataSeconds += stats.durationSeconds
+            replayed += 1
+        }
+
+        let wall = started.duration(to: clock.now)
+        let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
+        var line = "\(replayed) recording\(replayed == 1 ? "" : "s"), \(ProgressLine.fixed(dataSeconds, 1)) s of data, "
+            + "\(total.samples) samples in \(ProgressLine.fixed(wallSeconds, 2)) s "
+            + "(\(ProgressLine.rate(wallSeconds > 0 ? Double(total.samples) / wallSeconds : 0)) samples/s, "
+            + "\(ProgressLine.fixed(wallSeconds > 0 ? dataSeconds / wallSeconds : 0, 1))x), "
+            + "peak |a| \(ProgressLine.fixed(Double(total.peakAcceleration), 2)) g"
+        if failed > 0 { line += ", \(failed) unreadable" }
+        out.write(line + "\n")
+        if replayed == 0 { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+
+@main
+struct Detectord: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "detectord",
+        abstract: "Fall and crash detection engine with a hardware bridge.",
+        discussion: """
+            Reads an IMU, a GPS receiver and a Bluetooth keychain button on a body-worn Raspberry Pi, \
+            detects falls and crashes, and runs the emergency workflow. The same engine replays \
+            recordings and public datasets for evaluation.
+
+            Available today: replay, synth, probe. The others are named so scripts can rely on the \
+            command line; they report that they are not implemented yet.
+            """,
+        version: DetectordVersion.current,
+        subcommands: [
+            ReplayCommand.self, ProbeCommand.self,
+            BenchCommand.self, DrillCommand.self, RunCommand.self, RecordCommand.self,
+            PairCommand.self, StatusCommand.self,
+        ]
+    )
+}

@@ -1,0 +1,3 @@
+enum DetectordVersion {
+    static let current = "0.1.0"
+}
