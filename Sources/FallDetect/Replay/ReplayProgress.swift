@@ -9,6 +9,18 @@ public struct ReplayProgress: Sendable {
     public var wallSeconds: Double
     public var isFinished: Bool
 
+    public init(
+        title: String, isSynthetic: Bool, statistics: ReplayStatistics, totalSeconds: Double,
+        wallSeconds: Double, isFinished: Bool
+    ) {
+        self.title = title
+        self.isSynthetic = isSynthetic
+        self.statistics = statistics
+        self.totalSeconds = totalSeconds
+        self.wallSeconds = wallSeconds
+        self.isFinished = isFinished
+    }
+
     /// 0…1, by data time.
     public var fraction: Double {
         totalSeconds > 0 ? min(1, statistics.durationSeconds / totalSeconds) : (isFinished ? 1 : 0)

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+@Suite struct DetectordTests {
+    @Test func helpNamesEverySubcommand() throws {
+        let output = try DetectordProcess.run(["--help"])
+        #expect(output.status == 0)
+        for name in ["replay", "synth", "probe", "bench", "drill", "run", "record", "pair", "status"] {
+            #expect(output.standardOutput.contains("\n  \(name) "), "missing \(name)")
+        }
+    }
+
+    @Test(arguments: ["bench", "drill", "run", "record", "pair", "status"])
+    func plannedCommandsSaySoAndExitUnavailable(_ name: String) throws {
+        let output = try DetectordProcess.run([name])
+        #expect(output.status == 69)
+        #expect(output.standardError.contains("not implemented yet"))
+        let help = try DetectordProcess.run([name, "--help"])
+        let words = help.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("(not implemented yet)"))
+    }
+
+    @Test func probeReportsEachPartAndFailsWithoutHardware() throws {
+        let output = try DetectordProcess.run(["probe", "--gps", "127.0.0.1:1", "--i2c", "/dev/null"])
+        #expect(output.status == 1)
+        #expect(output.standardOutput.contains("gps:       gpsd at 127.0.0.1:1: can't connect"))
+        #expect(output.standardOutput.contains("i2c:       /dev/null: select 0x68: Inappropriate ioctl for device (errno 25)"))
+        #expect(output.standardOutput.contains("bluetooth: "))
+    }
+
+    @Test func replayOfACSVFileReportsBadRowsAndGoesOn() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("detectord-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var text = "time,ax,ay,az,gx,gy,gz\n"
+        for i in 0..<200 { text += "\(Double(i) / 100),0,0,\(i == 50 ? 2.5 : 1),0,0,0\n" }
+        text += "2.0,x,0,1,0,0,0\n"
+        try text.write(to: dir.appendingPathComponent("walk.csv"), atomically: true, encoding: .utf8)
+
+        let output = try DetectordProcess.run(["replay", "--fast", "walk.csv"], in: dir)
+        #expect(output.status == 0)
+        #expect(output.standardError.contains("walk.csv:202: ax: \"x\" is not a number; row skipped"))
+        #expect(output.standardOutput.contains("walk  2.0 s  200 samples  peak |a| 2.50 g at 0.50 s"))
+        #expect(output.standardOutput.contains("1 recording, 2.0 s of data, 200 samples"))
+    }
+
+    @Test func replayOfAMissingPathNamesIt() throws {
+        let output = try DetectordProcess.run(["replay", "/nonexistent/walk.detrec"])
+        #expect(output.status == 66)
+        #expect(output.standardError.contains("/nonexistent/walk.detrec: no such file or directory"))
+    }
+
+    @Test func replayRejectsNonsenseSpeeds() throws {
+        let output = try DetectordProcess.run(["replay", "--speed", "0", "x.csv"])
+        #expect(output.status != 0)
+        #expect(output.standardError.contains("--speed must be a positive number"))
+    }
+}
