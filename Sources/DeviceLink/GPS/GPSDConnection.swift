@@ -3,7 +3,7 @@ import CGPS
 /// An open session with gpsd through libgps. The `gps_data_t` is large and libgps keeps pointers
 /// into it, so it lives in one heap allocation owned by this class and is never copied.
 public final class GPSDConnection {
-    private let data: UnsafeMutablePointer<gps_data_t>
+    let data: UnsafeMutablePointer<gps_data_t>
     public let host: String
     public let port: String
 
@@ -33,5 +33,42 @@ public final class GPSDConnection {
         gps_close(data)
         data.deinitialize(count: 1)
         data.deallocate()
+    }
+}
+
+extension GPSDConnection {
+    /// What one read from gpsd brought.
+    public enum ReadResult {
+        /// Nothing complete yet.
+        case nothing
+        /// gpsd closed the connection (errno 0) or the socket failed (errno set).
+        case closed(errno: Int32)
+        /// A report; `fix` is set for TPV, `satellitesUsed` for SKY.
+        case report(fix: cgps_fix?, satellitesUsed: Int?)
+    }
+
+    /// Asks gpsd to stream JSON reports on this connection (gpsd keeps that policy per connection).
+    public func watch() throws(GPSDError) {
+        if cgps_watch(data) < 0 { throw GPSDError(code: cgps_last_error(), host: host, port: port) }
+    }
+
+    /// Waits up to `timeoutMicroseconds` for input; true when a read will not block.
+    public func waitForInput(timeoutMicroseconds: Int32) -> Bool {
+        gps_waiting(data, timeoutMicroseconds)
+    }
+
+    public func read() -> ReadResult {
+        cgps_clear_error()
+        let n = cgps_read(data)
+        if n < 0 { return .closed(errno: cgps_last_error()) }
+        if n == 0 { return .nothing }
+        var fix: cgps_fix?
+        if cgps_has_tpv(data) != 0 {
+            var extracted = cgps_fix()
+            cgps_extract(data, &extracted)
+            fix = extracted
+        }
+        let satellites = cgps_has_sky(data) != 0 ? Int(data.pointee.satellites_used) : nil
+        return .report(fix: fix, satellitesUsed: satellites)
     }
 }

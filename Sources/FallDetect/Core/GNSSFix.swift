@@ -9,11 +9,19 @@ public struct GNSSFix: Sendable, Equatable {
         case threeD = 3
     }
 
+    /// How the receiver obtained the fix, with gpsd's codes. gpsd 3.22 reports a plain GPS fix
+    /// as 0, so `.unknown` also means "ordinary fix" when `mode` is 2D or 3D.
+    public enum Status: UInt8, Sendable, CaseIterable {
+        case unknown = 0, gps = 1, dgps = 2, rtkFixed = 3, rtkFloat = 4, deadReckoning = 5
+        case gnssDeadReckoning = 6, timeOnly = 7, simulated = 8, pps = 9
+    }
+
     /// When the fix reached us, on the same monotonic clock as the IMU samples, in nanoseconds.
     public var timestampNanoseconds: Int64
     /// The receiver's UTC time of the fix, nanoseconds since 1970-01-01, if it gave one.
     public var utcNanoseconds: Int64?
     public var mode: Mode
+    public var status: Status
     /// Degrees, WGS84; positive north.
     public var latitude: Double?
     /// Degrees, WGS84; positive east.
@@ -34,6 +42,7 @@ public struct GNSSFix: Sendable, Equatable {
         timestampNanoseconds: Int64,
         utcNanoseconds: Int64? = nil,
         mode: Mode,
+        status: Status = .unknown,
         latitude: Double? = nil,
         longitude: Double? = nil,
         altitude: Double? = nil,
@@ -46,6 +55,7 @@ public struct GNSSFix: Sendable, Equatable {
         self.timestampNanoseconds = timestampNanoseconds
         self.utcNanoseconds = utcNanoseconds
         self.mode = mode
+        self.status = status
         self.latitude = latitude
         self.longitude = longitude
         self.altitude = altitude
@@ -59,5 +69,11 @@ public struct GNSSFix: Sendable, Equatable {
     /// A fix that carries a position at all (2D or 3D with latitude and longitude).
     public var hasPosition: Bool {
         mode != .none && latitude != nil && longitude != nil
+    }
+
+    /// A position an emergency message may present as where the person is: not simulated (a
+    /// receiver in demo mode), not a surveyed time-only fix.
+    public var isTrusted: Bool {
+        hasPosition && status != .simulated && status != .timeOnly
     }
 }

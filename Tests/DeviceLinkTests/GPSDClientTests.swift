@@ -1,0 +1,202 @@
+import FallDetect
+import Foundation
+import Synchronization
+import Testing
+@testable import DeviceLink
+
+/// Runs against a real gpsd fed by gpsfake on loopback; each test has its own port.
+@Suite(.serialized) struct GPSDClientTests {
+    /// Collects every fix the client hands on.
+    final class Collector: Sendable {
+        final class Store: Sendable {
+            let fixes = Mutex<[GNSSFix]>([])
+        }
+
+        let store = Store()
+        let task: Task<Void, Never>
+
+        init(_ client: GPSDClient) {
+            let store = self.store
+            task = Task { for await fix in client.fixes { store.fixes.withLock { $0.append(fix) } } }
+        }
+
+        var all: [GNSSFix] { store.fixes.withLock { $0 } }
+    }
+
+    private func client(port: Int, silenceTimeout: Double = 5) -> GPSDClient {
+        var configuration = GPSDClient.Configuration(host: "127.0.0.1", port: String(port))
+        configuration.initialRetryDelay = 0.1
+        configuration.maximumRetryDelay = 0.2
+        configuration.silenceTimeout = silenceTimeout
+        return GPSDClient(configuration: configuration)
+    }
+
+    /// Every (lat, lon) the capture's RMC, GGA and GLL sentences carry, in degrees.
+    private func capturedPositions(_ log: String) throws -> [(Double, Double)] {
+        func degrees(_ value: Substring, _ hemisphere: Substring, degreeDigits: Int) -> Double? {
+            guard value.count > degreeDigits, let d = Double(value.prefix(degreeDigits)),
+                let m = Double(value.dropFirst(degreeDigits))
+            else { return nil }
+            let v = d + m / 60
+            return hemisphere == "S" || hemisphere == "W" ? -v : v
+        }
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        return text.split(whereSeparator: \.isNewline).compactMap { line in
+            let f = line.split(separator: ",", omittingEmptySubsequences: false)
+            let start: Int
+            if line.hasPrefix("$GPRMC") { start = 3 } else if line.hasPrefix("$GPGGA") { start = 2 } else if line.hasPrefix("$GPGLL") { start = 1 } else { return nil }
+            guard f.count > start + 3, let lat = degrees(f[start], f[start + 1], degreeDigits: 2),
+                let lon = degrees(f[start + 2], f[start + 3], degreeDigits: 3)
+            else { return nil }
+            return (lat, lon)
+        }
+    }
+
+    /// Waits until fixes stop arriving for `quiet` seconds after at least `minimum` came.
+    private func waitForReplayToEnd(_ collector: Collector, minimum: Int, quiet: Double = 2, timeout: Double = 40) async -> Bool {
+        var lastCount = -1
+        var lastChange = Date()
+        return await eventually(timeout: timeout) {
+            let count = collector.all.count
+            if count != lastCount {
+                lastCount = count
+                lastChange = Date()
+            }
+            return count >= minimum && Date().timeIntervalSince(lastChange) > quiet
+        }
+    }
+
+    private func isDisconnected(_ state: GPSDClientState) -> Bool {
+        if case .disconnected = state { return true }
+        return false
+    }
+
+    @Test func readsTheCarCaptureAsGpsdReportsIt() async throws {
+        guard let log = GPSFake.capture("bt451.log") else { return }
+        let port = GPSFake.freePort()
+        // The client is already retrying when gpsd comes up, so it watches from the first sentence
+        // (gpsd opens the receiver only once a client watches, and drops what came before).
+        let client = client(port: port)
+        let collector = Collector(client)
+        client.start()
+        defer { client.stop() }
+        let fake = try GPSFake(log: log, port: port, cycle: 0.05)
+        #expect(await waitForReplayToEnd(collector, minimum: 20))
+        let fixes = collector.all
+        #expect(fixes.count >= 20, "\(fixes.count) fixes")
+        #expect(fixes.first?.mode == GNSSFix.Mode.none, "the capture starts without a fix")
+        #expect(fixes.contains { $0.mode == .threeD && $0.isTrusted })
+
+        // Up to 32.3 knots (16.6 m/s) in the car.
+        let topSpeed = fixes.compactMap(\.speed).max() ?? 0
+        #expect(topSpeed > 16.0 && topSpeed < 16.7, "top speed \(topSpeed) m/s")
+
+        let captured = try capturedPositions(log)
+        for fix in fixes where fix.hasPosition {
+            let matched = captured.contains { abs($0.0 - fix.latitude!) < 1e-6 && abs($0.1 - fix.longitude!) < 1e-6 }
+            #expect(matched, "position \(fix.latitude!), \(fix.longitude!) is not in the capture")
+        }
+
+        // gpsd goes away: the last known position outlives the connection; the quality does not.
+        fake.kill()
+        #expect(await eventually(timeout: 10) { self.isDisconnected(client.state) })
+        let health = client.health
+        let last = try #require(health.lastPosition)
+        #expect(abs(last.latitude! - 55.78) < 0.02 && abs(last.longitude! - 23.57) < 0.02)
+        #expect(health.quality(at: MonotonicTime.nowNanoseconds() + 60_000_000_000) == .none)
+        collector.task.cancel()
+    }
+
+    @Test func demoModeCaptureNeverYieldsATrustedFix() async throws {
+        guard let log = GPSFake.capture("garmin-geko201.log") else { return }
+        let port = GPSFake.freePort()
+        let client = client(port: port)
+        let collector = Collector(client)
+        client.start()
+        defer { client.stop() }
+        let fake = try GPSFake(log: log, port: port, cycle: 0.02)
+        defer { fake.kill() }
+        #expect(await waitForReplayToEnd(collector, minimum: 10))
+        let fixes = collector.all
+        #expect(fixes.count >= 10)
+        #expect(fixes.contains { $0.status == .simulated }, "gpsd marks demo-mode output as simulated")
+        #expect(fixes.allSatisfy { !$0.isTrusted })
+        #expect(client.health.lastPosition == nil)
+        collector.task.cancel()
+    }
+
+    @Test func nothingListeningIsReportedAndRetriedWithBackoff() async throws {
+        let port = GPSFake.freePort()
+        var configuration = GPSDClient.Configuration(host: "127.0.0.1", port: String(port))
+        configuration.initialRetryDelay = 0.1
+        configuration.maximumRetryDelay = 0.4
+        let client = GPSDClient(configuration: configuration)
+        client.start()
+        var delays: Set<Double> = []
+        _ = await eventually(timeout: 5) {
+            if case .disconnected(let reason, let retry) = client.state, reason.contains("can't connect") { delays.insert(retry) }
+            return delays.contains(0.4)
+        }
+        #expect(delays.contains(0.1) || delays.contains(0.2), "delays seen: \(delays)")
+        #expect(delays.contains(0.4), "the delay grows to its cap: \(delays)")
+        let before = Date()
+        client.stop()
+        #expect(Date().timeIntervalSince(before) < 1)
+        #expect(client.state == .stopped)
+        #expect(client.connectionCount == 0)
+    }
+
+    @Test func connectsOnceGpsdStartsLate() async throws {
+        guard let log = GPSFake.capture("haicom-305N.log") else { return }
+        let port = GPSFake.freePort()
+        let client = client(port: port)
+        client.start()
+        defer { client.stop() }
+        #expect(await eventually(timeout: 5) { self.isDisconnected(client.state) })
+
+        let fake = try GPSFake(log: log, port: port, cycle: 0.05, singleShot: false)
+        defer { fake.kill() }
+        #expect(await eventually(timeout: 20) { client.connectionCount == 1 && client.reportCount > 0 })
+    }
+
+    @Test func survivesGpsdKilledMidStreamAndRestarted() async throws {
+        guard let log = GPSFake.capture("haicom-305N.log") else { return }
+        let port = GPSFake.freePort()
+        var fake = try GPSFake(log: log, port: port, cycle: 0.05, singleShot: false)
+        #expect(await fake.waitUntilListening())
+        let client = client(port: port)
+        client.start()
+        defer { client.stop() }
+        #expect(await eventually(timeout: 20) { client.reportCount >= 5 })
+
+        fake.kill()
+        #expect(await eventually(timeout: 10) { self.isDisconnected(client.state) })
+        let reportsBefore = client.reportCount
+
+        fake = try GPSFake(log: log, port: port, cycle: 0.05, singleShot: false)
+        defer { fake.kill() }
+        #expect(await eventually(timeout: 20) { client.connectionCount == 2 && client.reportCount > reportsBefore + 3 })
+        #expect(client.state == .connected)
+    }
+
+    @Test func aSilentReceiverIsReportedAndRecovers() async throws {
+        guard let log = GPSFake.capture("haicom-305N.log") else { return }
+        let port = GPSFake.freePort()
+        let fake = try GPSFake(log: log, port: port, cycle: 0.05, singleShot: false)
+        defer { fake.kill() }
+        #expect(await fake.waitUntilListening())
+        let client = client(port: port, silenceTimeout: 1)
+        client.start()
+        defer { client.stop() }
+        #expect(await eventually(timeout: 20) { client.reportCount >= 3 })
+
+        fake.pauseFeeding(true)
+        #expect(await eventually(timeout: 10) {
+            if case .receiverSilent = client.state { return true }
+            return false
+        })
+        fake.pauseFeeding(false)
+        #expect(await eventually(timeout: 10) { client.state == .connected })
+        #expect(client.connectionCount == 1, "silence alone does not reconnect")
+    }
+}

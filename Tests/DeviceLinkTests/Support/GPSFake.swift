@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real gpsd fed by gpsfake (from gpsd-clients) on a private loopback port, replaying one of the
+/// receiver captures in ../shared/gpslogs.
+final class GPSFake {
+    let port: Int
+    let log: String
+    private let process: Process
+
+    /// The captures live in ../shared beside the checkout; under CI a missing folder is a failure.
+    static func capture(_ name: String) -> String? {
+        let root = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let path = root.deletingLastPathComponent().appendingPathComponent("shared/gpslogs/\(name)").path
+        if FileManager.default.fileExists(atPath: path) { return path }
+        if ProcessInfo.processInfo.environment["CI"] == "true" {
+            Issue.record("../shared/gpslogs/\(name) not found: gpsd tests need the shared captures")
+        } else {
+            print("SKIPPED: ../shared/gpslogs/\(name) not found")
+        }
+        return nil
+    }
+
+    /// A port nothing listens on right now, from the high range, distinct per call.
+    static func freePort() -> Int {
+        for _ in 0..<100 {
+            let port = Int.random(in: 30000...60000)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_port = in_port_t(UInt16(port).bigEndian)
+            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let bound = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            if bound == 0 { return port }
+        }
+        return 39_999
+    }
+
+    /// Starts gpsd and feeds `log` once, `cycle` seconds between sentences; gpsfake waits for the
+    /// first client before feeding, so nothing is missed.
+    init(log: String, port: Int, cycle: Double = 0.05, singleShot: Bool = true) throws {
+        self.port = port
+        self.log = log
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
+        var arguments = ["-q", "-P", String(port), "-c", String(cycle)]
+        if singleShot { arguments.append("-1") }
+        process.arguments = arguments + [log]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = "/usr/sbin:/usr/bin:/sbin:/bin:" + (environment["PATH"] ?? "")
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Waits until the private gpsd accepts connections.
+    func waitUntilListening(timeout: Double = 15) async -> Bool {
+        await eventually(timeout: timeout) { Self.accepts(port: self.port) }
+    }
+
+    /// Kills gpsd with SIGKILL, as a crash would, and gpsfake with it.
+    func kill() {
+        for pid in Self.gpsdPIDs(port: port) { Glibc.kill(pid, SIGKILL) }
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// Freezes or thaws the feeder: gpsd stays up but hears nothing from the "receiver".
+    func pauseFeeding(_ paused: Bool) {
+        Glibc.kill(process.processIdentifier, paused ? SIGSTOP : SIGCONT)
+    }
+
+    deinit {
+        if process.isRunning {
+            Glibc.kill(process.processIdentifier, SIGCONT)
+            kill()
+        }
+    }
+
+    static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+
+    /// gpsd processes serving this port (gpsfake starts them with `-S PORT`).
+    static func gpsdPIDs(port: Int) -> [pid_t] {
+        let proc = "/proc"
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: proc) else { return [] }
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry),
+                let data = FileManager.default.contents(atPath: "\(proc)/\(entry)/cmdline")
+            else { return nil }
+            let args = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            guard let first = args.first, first.hasSuffix("gpsd"),
+                let s = args.firstIndex(of: "-S"), s + 1 < args.count, args[s + 1] == String(port)
+            else { return nil }
+            return pid
+        }
+    }
+}
+
+/// Polls `condition` every 50 ms until it holds or `timeout` seconds pass.
+func eventually(timeout: Double, _ condition: @escaping () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(50))
+    }
+    return condition()
+}
