@@ -21,11 +21,20 @@ import Testing
     }
 
     @Test func probeReportsEachPartAndFailsWithoutHardware() throws {
-        let output = try DetectordProcess.run(["probe", "--gps", "127.0.0.1:1", "--i2c", "/dev/null"])
+        let output = try DetectordProcess.run(["probe", "127.0.0.1:1", "--i2c-bus", "/dev/null", "--seconds", "0.5"])
         #expect(output.status == 1)
-        #expect(output.standardOutput.contains("gps:       gpsd at 127.0.0.1:1: can't connect"))
-        #expect(output.standardOutput.contains("i2c:       /dev/null: select 0x68: Inappropriate ioctl for device (errno 25)"))
-        #expect(output.standardOutput.contains("bluetooth: "))
+        let text = output.standardOutput
+        #expect(text.contains("gps:       disconnected (gpsd at 127.0.0.1:1: can't connect to host/port pair (code -6))"))
+        #expect(text.contains("gps:       0 reports, quality none, no trusted position"))
+        #expect(text.contains("i2c:       /dev/null: select 0x68: Inappropriate ioctl for device (errno 25)"))
+        #expect(text.contains("bluetooth: "))
+    }
+
+    @Test func probeChecksOnlyThePartsAsked() throws {
+        let output = try DetectordProcess.run(["probe", "--i2c", "--i2c-bus", "/dev/null"])
+        #expect(output.status == 1)
+        #expect(!output.standardOutput.contains("gps:"))
+        #expect(!output.standardOutput.contains("bluetooth:"))
     }
 
     @Test func replayOfACSVFileReportsBadRowsAndGoesOn() throws {

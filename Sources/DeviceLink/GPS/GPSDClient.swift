@@ -165,3 +165,8 @@ public final class GPSDClient: GNSSSource {
         }
     }
 }
+
+extension GPSDClient {
+    /// The libgps API version this binary was built against.
+    public static var apiVersion: (major: Int, minor: Int) { GPSDConnection.apiVersion }
+}

@@ -1,60 +1,131 @@
 import ArgumentParser
 import DeviceLink
+import FallDetect
+import Foundation
 
-struct ProbeCommand: ParsableCommand {
+struct ProbeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
-        abstract: "Report what hardware this machine offers: gpsd, an I2C IMU, a Bluetooth adapter.",
+        abstract: "Show what the hardware reports: gpsd fixes, an I2C IMU, a Bluetooth adapter.",
         discussion: """
-            Checks that gpsd accepts a connection, scans the I2C bus for a known IMU by its identity \
-            register, and looks for a Bluetooth adapter. Exits 0 when every probed part answered, \
-            1 otherwise. Reading fixes from gpsd is not implemented yet.
+            With no part selected, probes all three. --gps watches gpsd for --seconds and prints \
+            every fix with its quality (good, weak or none); SERVER defaults to 127.0.0.1:2947. \
+            --i2c scans the bus for a known IMU by its identity register. --bluetooth looks for an \
+            adapter. Exits 0 when every probed part answered, 1 otherwise.
             """)
 
-    @Option(name: .customLong("gps"), help: ArgumentHelp("gpsd to contact.", valueName: "host:port"))
-    var gps = "127.0.0.1:2947"
+    @Flag(help: "Watch gpsd and print its fixes.")
+    var gps = false
 
-    @Option(name: .customLong("i2c"), help: ArgumentHelp("I2C bus device to scan.", valueName: "path"))
-    var i2c = "/dev/i2c-1"
+    @Flag(help: "Scan the I2C bus for a known IMU.")
+    var i2c = false
 
-    @Flag(name: .customLong("no-bluetooth"), help: "Skip the Bluetooth adapter check.")
-    var skipBluetooth = false
+    @Flag(help: "Look for a Bluetooth adapter.")
+    var bluetooth = false
 
-    func run() throws {
+    @Argument(help: ArgumentHelp("gpsd to contact.", valueName: "host:port"))
+    var server = "127.0.0.1:2947"
+
+    @Option(name: .customLong("i2c-bus"), help: ArgumentHelp("I2C bus device to scan.", valueName: "path"))
+    var i2cBus = "/dev/i2c-1"
+
+    @Option(help: "How long to watch gpsd, in seconds.")
+    var seconds: Double = 5
+
+    func validate() throws {
+        guard seconds > 0, seconds.isFinite else { throw ValidationError("--seconds must be positive") }
+    }
+
+    func run() async throws {
+        let all = !gps && !i2c && !bluetooth
         var allFound = true
+        if gps || all { allFound = await probeGPS() && allFound }
+        if i2c || all { allFound = probeI2C() && allFound }
+        if bluetooth || all { allFound = probeBluetooth() && allFound }
+        if !allFound { throw ExitCode(1) }
+    }
+
+    private func probeGPS() async -> Bool {
         let out = Terminal.standardOutput
-
-        let (host, port) = Self.split(gps)
-        do {
-            _ = try GPSDConnection(host: host, port: port)
-            out.write("gps:       gpsd answers at \(host):\(port) (libgps API \(GPSDConnection.apiVersion.major).\(GPSDConnection.apiVersion.minor))\n")
-        } catch {
-            allFound = false
-            out.write("gps:       \(error)\n")
+        let (host, port) = Self.split(server)
+        let client = GPSDClient(configuration: .init(host: host, port: port))
+        out.write("gps:       watching gpsd at \(host):\(port) for \(ProgressLine.fixed(seconds, 0)) s (libgps API \(GPSDClient.apiVersion.major).\(GPSDClient.apiVersion.minor))\n")
+        client.start()
+        let reader = Task {
+            for await fix in client.fixes {
+                out.write("gps:       \(Self.describe(fix)), quality \(client.health.quality(at: fix.timestampNanoseconds).rawValue)\n")
+            }
         }
+        var lastState = ""
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(seconds * 1000)))
+        while ContinuousClock.now < deadline {
+            let state = client.state.description
+            if state != lastState, state != "connected" {
+                out.write("gps:       \(state)\n")
+            }
+            lastState = state
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        client.stop()
+        reader.cancel()
+        let health = client.health
+        let now = MonotonicTime.nowNanoseconds()
+        var summary = "gps:       \(client.reportCount) reports, quality \(health.quality(at: now).rawValue)"
+        if let position = health.lastPosition, let lat = position.latitude, let lon = position.longitude {
+            summary += ", last position \(ProgressLine.fixed(lat, 6)), \(ProgressLine.fixed(lon, 6))"
+        } else {
+            summary += ", no trusted position"
+        }
+        out.write(summary + "\n")
+        return client.connectionCount > 0
+    }
 
+    static func describe(_ fix: GNSSFix) -> String {
+        var parts: [String] = []
+        switch fix.mode {
+        case .none: parts.append("no fix")
+        case .twoD: parts.append("2D fix")
+        case .threeD: parts.append("3D fix")
+        }
+        if fix.status == .simulated { parts.append("SIMULATED") }
+        if let lat = fix.latitude, let lon = fix.longitude {
+            parts.append("\(ProgressLine.fixed(lat, 6)), \(ProgressLine.fixed(lon, 6))")
+        }
+        if let alt = fix.altitude { parts.append("alt \(ProgressLine.fixed(alt, 1)) m") }
+        if let speed = fix.speed { parts.append("\(ProgressLine.fixed(speed, 1)) m/s") }
+        if let track = fix.track { parts.append("track \(ProgressLine.fixed(track, 0))°") }
+        if let eph = fix.horizontalAccuracy { parts.append("±\(ProgressLine.fixed(eph, 1)) m") }
+        if let sats = fix.satellitesUsed { parts.append("\(sats) satellites") }
+        return parts.joined(separator: " ")
+    }
+
+    private func probeI2C() -> Bool {
+        let out = Terminal.standardOutput
         do {
-            let bus = try LinuxI2CBus(path: i2c)
+            let bus = try LinuxI2CBus(path: i2cBus)
             let found = try IMUIdentity.scan(bus)
             if found.isEmpty {
-                allFound = false
-                out.write("i2c:       \(i2c): no known IMU answered\n")
+                out.write("i2c:       \(i2cBus): no known IMU answered\n")
+                return false
             }
-            for chip in found { out.write("i2c:       \(i2c): \(chip)\n") }
+            for chip in found { out.write("i2c:       \(i2cBus): \(chip)\n") }
+            return true
         } catch {
-            allFound = false
             out.write("i2c:       \(error)\n")
+            return false
         }
+    }
 
-        if !skipBluetooth {
-            switch HCIAdapter.firstAvailable() {
-            case .success(let id): out.write("bluetooth: adapter hci\(id)\n")
-            case .failure(let error):
-                allFound = false
-                out.write("bluetooth: no adapter: \(error)\n")
-            }
+    private func probeBluetooth() -> Bool {
+        let out = Terminal.standardOutput
+        switch HCIAdapter.firstAvailable() {
+        case .success(let id):
+            out.write("bluetooth: adapter hci\(id)\n")
+            return true
+        case .failure(let error):
+            out.write("bluetooth: no adapter: \(error)\n")
+            return false
         }
-        if !allFound { throw ExitCode(1) }
     }
 
     /// `host:port`, `host` or `[v6]:port`.
