@@ -40,8 +40,9 @@ run: build
 	$(RELEASE_BIN) replay Datasets/demo --speed 8
 
 test: bootstrap
+	@mkdir -p $(CACHE)
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build 2>&1 | tee $(CACHE)/test.log; exit $${PIPESTATUS[0]}
+	$(SWIFT) test --skip-build
 
 $(BENCH_VENV)/.ready: Makefile
 	python3 -m venv $(BENCH_VENV)
