@@ -3,9 +3,12 @@
 public struct LoadedRecording: Sendable {
     public var recording: Recording
     public var problems: [FallDetectError]
+    /// Worth knowing but not wrong: a dataset's known quirks met while loading.
+    public var notes: [String]
 
-    public init(recording: Recording, problems: [FallDetectError] = []) {
+    public init(recording: Recording, problems: [FallDetectError] = [], notes: [String] = []) {
         self.recording = recording
         self.problems = problems
+        self.notes = notes
     }
 }

@@ -37,7 +37,13 @@ public struct ReplayCatalog: Sendable {
                 throw FallDetectError(.io, "no such file or directory", path: path)
             }
             if isDirectory.boolValue {
-                try addDirectory(path, options: options)
+                if let root = Self.sisFallRoot(containing: path) {
+                    try addSisFall(root: root, only: path, options: options)
+                } else {
+                    try addDirectory(path, options: options)
+                }
+            } else if let root = Self.sisFallRoot(containing: path), path.lowercased().hasSuffix(".txt") {
+                try addSisFall(root: root, only: path, options: options)
             } else if let entry = Self.entry(forFile: path, options: options) {
                 entries.append(entry)
             } else {
@@ -47,6 +53,51 @@ public struct ReplayCatalog: Sendable {
     }
 
     static let knownKinds = ".detrec, .csv, a SisFall trial .txt, or a SisFall folder"
+
+    /// The SisFall root for a path that is the root itself, its `SisFall_dataset/`, a subject
+    /// folder in it, or a trial file in one of those; nil for anything else.
+    static func sisFallRoot(containing path: String) -> String? {
+        var url = URL(fileURLWithPath: path).standardizedFileURL
+        for _ in 0..<3 {
+            if url.lastPathComponent == "SisFall_dataset" { return url.deletingLastPathComponent().path }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("SisFall_dataset").path, isDirectory: &isDirectory),
+                isDirectory.boolValue
+            {
+                return url.path
+            }
+            url.deleteLastPathComponent()
+        }
+        return nil
+    }
+
+    /// Adds the trials of a SisFall folder that lie under `only` (the whole root, a subject, a file).
+    private mutating func addSisFall(root: String, only: String, options: Options) throws(FallDetectError) {
+        let dataset: SisFallDataset
+        do {
+            dataset = try SisFallDataset(root: root)
+        } catch let error as FallDetectError {
+            throw error
+        } catch {
+            throw FallDetectError(.io, "\(error)", path: root)
+        }
+        notices += dataset.notices
+        let scope = URL(fileURLWithPath: only).standardizedFileURL.path
+        let wanted = dataset.entries.filter { entry in
+            let raw = URL(fileURLWithPath: entry.rawPath).standardizedFileURL.path
+            return raw == scope || raw.hasPrefix(scope.hasSuffix("/") ? scope : scope + "/") || scope == URL(fileURLWithPath: root).standardizedFileURL.path
+        }
+        guard !wanted.isEmpty else { throw FallDetectError(.noData, "no SisFall trials found", path: only) }
+        // A cache that cannot be created only costs speed: read the text instead.
+        let cache = try? TrialCache(directory: options.cacheDirectory + "/sisfall")
+        if cache == nil { notices.append("\(options.cacheDirectory): cannot create the trial cache; parsing text every time") }
+        for entry in wanted {
+            entries.append(Entry(name: entry.name.description) {
+                let (trial, notes) = try dataset.load(entry, cache: cache)
+                return LoadedRecording(recording: trial.recording(), notes: notes)
+            })
+        }
+    }
 
     private mutating func addDirectory(_ path: String, options: Options) throws(FallDetectError) {
         let names: [String]
@@ -73,6 +124,11 @@ public struct ReplayCatalog: Sendable {
     private static func entry(forFile path: String, options: Options) -> Entry? {
         let name = URL(fileURLWithPath: path).lastPathComponent
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "detrec":
+            return Entry(name: name) {
+                let result = try RecordingReader().read(path: path)
+                return LoadedRecording(recording: result.recording, problems: result.problems)
+            }
         case "csv":
             let reader = CSVRecordingReader(format: options.csvFormat)
             return Entry(name: name) {

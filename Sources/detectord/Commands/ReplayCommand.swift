@@ -99,6 +99,7 @@ struct ReplayCommand: AsyncParsableCommand {
                 continue
             }
             for problem in loaded.problems { err.write("warning: \(problem)\n") }
+            for note in loaded.notes { err.write("note: \(note)\n") }
             let stats = try await runner.run(loaded.recording) { progress in
                 if progress.isFinished {
                     if live { out.write("\r\u{1B}[2K") }
