@@ -54,7 +54,7 @@ bench: bootstrap $(BENCH_VENV)/.ready
 
 demo: bootstrap
 	$(SWIFT) build -c release --product detectord
-	$(RELEASE_BIN) generate-demo Datasets/demo
+	$(RELEASE_BIN) synth Datasets/demo
 
 clean:
 	rm -rf .build .build-* Bench/.build $(CACHE) $(BENCH_VENV)

@@ -15,7 +15,7 @@ struct Detectord: AsyncParsableCommand {
             """,
         version: DetectordVersion.current,
         subcommands: [
-            ReplayCommand.self, ProbeCommand.self,
+            ReplayCommand.self, SynthCommand.self, ProbeCommand.self,
             BenchCommand.self, DrillCommand.self, RunCommand.self, RecordCommand.self,
             PairCommand.self, StatusCommand.self,
         ]

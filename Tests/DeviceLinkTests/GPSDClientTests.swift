@@ -86,6 +86,9 @@ import Testing
         #expect(fixes.count >= 20, "\(fixes.count) fixes")
         #expect(fixes.first?.mode == GNSSFix.Mode.none, "the capture starts without a fix")
         #expect(fixes.contains { $0.mode == .threeD && $0.isTrusted })
+        #expect(fixes.contains { $0.horizontalAccuracy != nil && $0.verticalAccuracy != nil && $0.altitude != nil })
+        #expect(fixes.contains { ($0.satellitesUsed ?? 0) >= 4 }, "SKY reports give the satellites used")
+        #expect(fixes.contains { $0.utcNanoseconds != nil })
 
         // Up to 32.3 knots (16.6 m/s) in the car.
         let topSpeed = fixes.compactMap(\.speed).max() ?? 0
