@@ -1,0 +1,7 @@
+/// What started an emergency; carried in every message and in the emergency payload.
+public enum EmergencyTrigger: String, Sendable, Codable {
+    case automaticFall = "automatic_fall"
+    case automaticCrash = "automatic_crash"
+    /// A press on the keychain button, the API, or the device's own button.
+    case manual
+}

@@ -1,0 +1,261 @@
+import Foundation
+
+/// The emergency workflow as a pure state machine: inputs and the current time go in, actions come
+/// out, and nothing else happens inside. Time is wall-clock UTC nanoseconds supplied by the caller,
+/// so a countdown persisted before a reboot resumes with the right time left.
+///
+/// NO_EMERGENCY → ALERT_COUNTDOWN → EMERGENCY_SENDING → EMERGENCY_SENT or EMERGENCY_SENDING_FAILED
+/// → EMERGENCY_ENDED → NO_EMERGENCY. Every transition is returned as an action with its reason.
+public struct EmergencyWorkflow: Sendable, Equatable, Codable {
+    public var settings: WorkflowSettings
+    public private(set) var state: EmergencyState = .noEmergency
+    public private(set) var person: ProtectedPerson?
+    public private(set) var trigger: EmergencyTrigger?
+    public private(set) var alarmOn = false
+    /// The wearer gave the PIN during this emergency (or the duress PIN, which looks the same).
+    public private(set) var disarmed = false
+    /// The duress PIN was used: the wearer sees a disarmed device, the emergency goes on.
+    public private(set) var underDuress = false
+
+    private var raisedFromKeychain = false
+    private var countdownDeadline: Int64?
+    private var sendingStarted: Int64?
+    private var delivered = false
+    private var trackingUntil: Int64?
+    private var lastLocationSent: Int64?
+    private var lastSentPosition: Position?
+    private var latestPosition: Position?
+    private var nextKeychainRepeat: Int64?
+
+    struct Position: Sendable, Equatable, Codable {
+        var latitude: Double
+        var longitude: Double
+    }
+
+    public init(settings: WorkflowSettings = WorkflowSettings()) {
+        self.settings = settings
+    }
+
+    public var isProtecting: Bool { person != nil }
+    public var isTracking: Bool { trackingUntil != nil }
+
+    /// What the wearer's screen shows: under duress the device pretends all is well.
+    public var displayedState: EmergencyState { underDuress ? .noEmergency : state }
+
+    /// Seconds left in the countdown, for the status display.
+    public func countdownRemaining(at now: Int64) -> Double? {
+        guard state == .alertCountdown, let deadline = countdownDeadline else { return nil }
+        return max(0, Double(deadline - now) / 1e9)
+    }
+
+    /// Seconds until the keychain alarm repeats its message (shown as mm:ss), nil when it does not.
+    public func nextKeychainMessage(at now: Int64) -> Double? {
+        nextKeychainRepeat.map { max(0, Double($0 - now) / 1e9) }
+    }
+
+    public mutating func handle(_ input: WorkflowInput, at now: Int64) -> [WorkflowAction] {
+        switch input {
+        case .startProtection(let who, let gnssConfigured, let hasFix):
+            person = who
+            var actions: [WorkflowAction] = []
+            if !gnssConfigured {
+                actions.append(.warning("no GNSS source is configured: alerts will carry no location"))
+            } else if !hasFix {
+                actions.append(.warning("no GNSS fix yet: alerts will carry the last known location only"))
+            }
+            return actions
+        case .stopProtection:
+            guard state == .noEmergency else { return [.ignored("an emergency is in progress")] }
+            person = nil
+            return []
+        case .detection(let kind):
+            return raise(kind, countdown: settings.countdown, fromKeychain: false, at: now)
+        case .sos(let fromKeychain):
+            return raise(.manual, countdown: settings.manualCountdown, fromKeychain: fromKeychain, at: now)
+        case .imFine:
+            guard state == .alertCountdown else { return [.ignored("\"I'm fine\" applies during the countdown")] }
+            countdownDeadline = nil
+            return silence() + [move(to: .noEmergency, "I'm fine")]
+        case .call112:
+            guard state == .alertCountdown else { return [.ignored("\"Call 112\" applies during the countdown")] }
+            return silence()
+        case .quit:
+            guard state.hasSent || state == .emergencyEnded else { return [.ignored("nothing to quit")] }
+            guard disarmed else { return [.pinRequired] }
+            return silence() + [.showSurvey]
+        case .survey(let answer):
+            guard state.hasSent || state == .emergencyEnded else { return [.ignored("no emergency to answer for")] }
+            guard disarmed else { return [.pinRequired] }
+            switch answer {
+            case .didntFall: return cancel(reason: "survey: I didn't fall")
+            case .fell: return []
+            case .noHelpNeeded: return resume(reason: "survey: I don't need help anymore")
+            }
+        case .cancel:
+            guard state.hasSent else {
+                return state == .alertCountdown ? handle(.imFine, at: now) : [.ignored("no emergency to cancel")]
+            }
+            guard disarmed else { return [.pinRequired] }
+            return cancel(reason: "cancelled by the wearer")
+        case .resume:
+            guard state == .emergencyEnded || state.hasSent else { return [.ignored("no emergency to resume from")] }
+            guard disarmed || !everSent else { return [.pinRequired] }
+            return resume(reason: "protection resumed")
+        case .disarm(let verdict):
+            return disarm(verdict, at: now)
+        case .delivered(let kind):
+            guard kind == .alert, state == .emergencySending || state == .emergencySendingFailed else { return [] }
+            delivered = true
+            return [move(to: .emergencySent, "delivery confirmed")]
+        case .position(let latitude, let longitude):
+            latestPosition = Position(latitude: latitude, longitude: longitude)
+            return trackingUpdate(at: now, moved: true)
+        case .tick:
+            return tick(at: now)
+        }
+    }
+
+    private var everSent: Bool { sendingStarted != nil }
+
+    private mutating func raise(_ kind: EmergencyTrigger, countdown: Double, fromKeychain: Bool, at now: Int64) -> [WorkflowAction] {
+        guard isProtecting else { return [.ignored("protection is not active")] }
+        guard state == .noEmergency else { return [.ignored("an emergency is already in progress")] }
+        trigger = kind
+        raisedFromKeychain = fromKeychain
+        countdownDeadline = now + nanoseconds(countdown)
+        disarmed = false
+        underDuress = false
+        delivered = false
+        sendingStarted = nil
+        alarmOn = true
+        let reason = switch kind {
+        case .automaticFall: "fall detected"
+        case .automaticCrash: "crash detected"
+        case .manual: fromKeychain ? "SOS from the keychain" : "SOS"
+        }
+        return [move(to: .alertCountdown, reason), .alarm(on: true), .keychainBeep(on: true)]
+    }
+
+    private mutating func tick(at now: Int64) -> [WorkflowAction] {
+        var actions: [WorkflowAction] = []
+        if state == .alertCountdown, let deadline = countdownDeadline, now >= deadline {
+            countdownDeadline = nil
+            sendingStarted = now
+            trackingUntil = now + nanoseconds(settings.trackingDuration)
+            lastLocationSent = now
+            lastSentPosition = latestPosition
+            if raisedFromKeychain { nextKeychainRepeat = now + nanoseconds(settings.keychainRepeatInterval) }
+            actions += [move(to: .emergencySending, "countdown ended"), .send(.alert), .tracking(on: true)]
+        }
+        if state == .emergencySending, !delivered, let started = sendingStarted,
+            now - started >= nanoseconds(settings.sendingFailureTimeout)
+        {
+            actions.append(move(to: .emergencySendingFailed, "no delivery confirmed for \(Int(settings.sendingFailureTimeout / 60)) min"))
+        }
+        if let due = nextKeychainRepeat, now >= due, state.hasSent {
+            nextKeychainRepeat = now + nanoseconds(settings.keychainRepeatInterval)
+            actions.append(.send(.keychainRepeat))
+        }
+        if let until = trackingUntil {
+            if now >= until {
+                trackingUntil = nil
+                actions += [.tracking(on: false), .send(.trackingStopped)]
+                if state == .emergencySent { actions.append(move(to: .emergencyEnded, "tracking finished")) }
+            } else {
+                actions += trackingUpdate(at: now, moved: false)
+            }
+        }
+        return actions
+    }
+
+    /// A location update after moving far enough, or when the interval has passed.
+    private mutating func trackingUpdate(at now: Int64, moved: Bool) -> [WorkflowAction] {
+        guard isTracking, let position = latestPosition else { return [] }
+        let far = lastSentPosition.map { Self.distance($0, position) >= settings.trackingDistance } ?? true
+        let due = lastLocationSent.map { now - $0 >= nanoseconds(settings.trackingInterval) } ?? true
+        guard (moved && far) || due else { return [] }
+        lastLocationSent = now
+        lastSentPosition = position
+        return [.send(.locationUpdate)]
+    }
+
+    private mutating func disarm(_ verdict: PINVerdict, at now: Int64) -> [WorkflowAction] {
+        guard state != .noEmergency else { return [.ignored("nothing to disarm")] }
+        switch verdict {
+        case .wrong:
+            return [.ignored("wrong PIN")]
+        case .correct:
+            disarmed = true
+            nextKeychainRepeat = nil
+            if state == .alertCountdown {
+                countdownDeadline = nil
+                return silence() + [move(to: .noEmergency, "disarmed with the PIN")]
+            }
+            return silence()
+        case .duress:
+            // Looks exactly like a disarm to whoever watches the device; the contacts learn the truth.
+            disarmed = true
+            underDuress = true
+            if state == .alertCountdown {
+                // Send at once rather than wait out the countdown.
+                countdownDeadline = now
+                let sending = tick(at: now)
+                return silence() + sending + [.send(.duress)]
+            }
+            return silence() + [.send(.duress)]
+        }
+    }
+
+    private mutating func cancel(reason: String) -> [WorkflowAction] {
+        if underDuress { return [] } // the wearer sees a cancel; the emergency goes on
+        var actions = silence()
+        if isTracking {
+            trackingUntil = nil
+            actions.append(.tracking(on: false))
+        }
+        nextKeychainRepeat = nil
+        actions.append(.send(.allClear))
+        actions.append(move(to: .emergencyEnded, reason))
+        return actions
+    }
+
+    private mutating func resume(reason: String) -> [WorkflowAction] {
+        if underDuress { return [] }
+        var actions = silence()
+        if isTracking {
+            trackingUntil = nil
+            actions += [.tracking(on: false), .send(.trackingStopped)]
+        }
+        nextKeychainRepeat = nil
+        trigger = nil
+        sendingStarted = nil
+        actions.append(move(to: .noEmergency, reason))
+        return actions
+    }
+
+    private mutating func silence() -> [WorkflowAction] {
+        guard alarmOn else { return [] }
+        alarmOn = false
+        return [.alarm(on: false), .keychainBeep(on: false)]
+    }
+
+    private mutating func move(to next: EmergencyState, _ reason: String) -> WorkflowAction {
+        let action = WorkflowAction.transition(from: state, to: next, reason: reason)
+        state = next
+        return action
+    }
+
+    private func nanoseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1e9).rounded()) }
+
+    /// Great-circle distance in metres (haversine; plenty for a 50 m threshold).
+    static func distance(_ a: Position, _ b: Position) -> Double {
+        let r = 6_371_000.0
+        let rad = Double.pi / 180
+        let dLat = (b.latitude - a.latitude) * rad
+        let dLon = (b.longitude - a.longitude) * rad
+        let s1 = sin(dLat / 2)
+        let s2 = sin(dLon / 2)
+        let h = s1 * s1 + cos(a.latitude * rad) * cos(b.latitude * rad) * s2 * s2
+        return 2 * r * asin(min(1, h.squareRoot()))
+    }
+}

@@ -1,0 +1,16 @@
+/// What the workflow asks the outside world to do; carried out by the daemon, the drill or a test.
+public enum WorkflowAction: Sendable, Equatable {
+    case transition(from: EmergencyState, to: EmergencyState, reason: String)
+    case alarm(on: Bool)
+    case keychainBeep(on: Bool)
+    /// Send to every configured contact and channel.
+    case send(MessageKind)
+    case tracking(on: Bool)
+    case showSurvey
+    /// The input needs the PIN first; nothing else happened.
+    case pinRequired
+    /// Worth telling the wearer, e.g. no GNSS source configured.
+    case warning(String)
+    /// The input does not apply now; the reason says why.
+    case ignored(String)
+}

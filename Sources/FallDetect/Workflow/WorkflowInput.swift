@@ -1,0 +1,52 @@
+/// Everything that can happen to the workflow: the wearer's answers, detections, deliveries,
+/// positions and the passing of time (`tick`). PIN checking happens outside (it is deliberately
+/// slow); the workflow gets its verdict.
+public enum WorkflowInput: Sendable, Equatable {
+    case startProtection(ProtectedPerson, gnssConfigured: Bool, hasFix: Bool)
+    case stopProtection
+    /// An automatic detection (fall or crash).
+    case detection(EmergencyTrigger)
+    /// A manual SOS; `fromKeychain` makes the alarm repeat its message until disarmed.
+    case sos(fromKeychain: Bool)
+    /// "I'm fine" during the countdown (stopAlertCountdown).
+    case imFine
+    /// "Call 112": silences the alarm, the countdown goes on.
+    case call112
+    /// Silences the alarm after sending and opens the survey.
+    case quit
+    case survey(SurveyAnswer)
+    /// cancelEmergencyRequest: an all clear to everyone notified, tracking stops.
+    case cancel
+    /// resumeProtectionAfterEmergency.
+    case resume
+    case disarm(PINVerdict)
+    /// A channel confirmed delivery of a message of this kind.
+    case delivered(MessageKind)
+    case position(latitude: Double, longitude: Double)
+    case tick
+}
+
+public enum SurveyAnswer: String, Sendable, Codable, CaseIterable {
+    case didntFall = "didnt_fall"
+    case fell
+    case noHelpNeeded = "no_help_needed"
+}
+
+/// The outcome of checking an entered PIN against the stored hashes.
+public enum PINVerdict: String, Sendable, Codable {
+    case correct
+    /// The duress PIN: looks like a disarm, silently keeps the emergency going.
+    case duress
+    case wrong
+}
+
+/// The kinds of message the workflow sends; the message layer turns them into texts.
+public enum MessageKind: String, Sendable, Codable, CaseIterable {
+    case alert
+    case locationUpdate = "location_update"
+    case allClear = "all_clear"
+    case trackingStopped = "tracking_stopped"
+    case keychainRepeat = "keychain_repeat"
+    /// Sent silently when the duress PIN is used.
+    case duress
+}

@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+@testable import FallDetect
+
+@Suite struct EmergencyWorkflowTests {
+    let s: Int64 = 1_000_000_000
+    let person = try! ProtectedPerson(fullName: "Ada Lovelace", phone: "+447700900123", country: "GB")
+
+    /// A protected wearer at t = 0.
+    func protected() -> EmergencyWorkflow {
+        var w = EmergencyWorkflow()
+        _ = w.handle(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+        return w
+    }
+
+    /// A wearer whose fall at t = 0 has gone out at t = 120 s.
+    func sending() -> EmergencyWorkflow {
+        var w = protected()
+        _ = w.handle(.detection(.automaticFall), at: 0)
+        _ = w.handle(.tick, at: 120 * s)
+        return w
+    }
+
+    @Test func startingWarnsWithoutGNSS() {
+        var w = EmergencyWorkflow()
+        let actions = w.handle(.startProtection(person, gnssConfigured: false, hasFix: false), at: 0)
+        #expect(w.isProtecting)
+        #expect(actions.count == 1)
+        if case .warning(let text) = actions.first { #expect(text.contains("no GNSS source")) } else { Issue.record("no warning") }
+        var w2 = EmergencyWorkflow()
+        #expect(w2.handle(.startProtection(person, gnssConfigured: true, hasFix: false), at: 0).count == 1)
+    }
+
+    @Test func detectionsNeedActiveProtection() {
+        var w = EmergencyWorkflow()
+        #expect(w.handle(.detection(.automaticFall), at: 0) == [.ignored("protection is not active")])
+        #expect(w.state == .noEmergency)
+    }
+
+    @Test func countdownThenSendingWithTracking() {
+        var w = protected()
+        #expect(w.handle(.detection(.automaticFall), at: 0) == [
+            .transition(from: .noEmergency, to: .alertCountdown, reason: "fall detected"), .alarm(on: true), .keychainBeep(on: true),
+        ])
+        #expect(w.countdownRemaining(at: 30 * s) == 90)
+        #expect(w.handle(.tick, at: 119 * s).isEmpty)
+        #expect(w.handle(.tick, at: 120 * s) == [
+            .transition(from: .alertCountdown, to: .emergencySending, reason: "countdown ended"), .send(.alert), .tracking(on: true),
+        ])
+        #expect(w.alarmOn, "the alarm continues until a manual action")
+    }
+
+    @Test func imFineStopsEverythingAndSendsNothing() {
+        var w = protected()
+        _ = w.handle(.detection(.automaticCrash), at: 0)
+        let actions = w.handle(.imFine, at: 10 * s)
+        #expect(actions == [.alarm(on: false), .keychainBeep(on: false), .transition(from: .alertCountdown, to: .noEmergency, reason: "I'm fine")])
+        #expect(w.handle(.tick, at: 500 * s).isEmpty)
+    }
+
+    @Test func call112SilencesButTheCountdownGoesOn() {
+        var w = protected()
+        _ = w.handle(.detection(.automaticFall), at: 0)
+        #expect(w.handle(.call112, at: 5 * s) == [.alarm(on: false), .keychainBeep(on: false)])
+        #expect(w.state == .alertCountdown)
+        #expect(w.handle(.tick, at: 120 * s).contains(.send(.alert)))
+    }
+
+    @Test func manualSOSUsesTheShorterCountdown() {
+        var w = protected()
+        _ = w.handle(.sos(fromKeychain: false), at: 0)
+        #expect(w.countdownRemaining(at: 0) == 30)
+        #expect(w.handle(.tick, at: 30 * s).contains(.send(.alert)))
+        #expect(w.trigger == .manual)
+    }
+
+    @Test func deliveryConfirmsAndFifteenMinutesWithoutFails() {
+        var sent = sending()
+        #expect(sent.handle(.delivered(.alert), at: 130 * s) == [.transition(from: .emergencySending, to: .emergencySent, reason: "delivery confirmed")])
+
+        var failing = sending()
+        #expect(failing.handle(.tick, at: (120 + 899) * s).allSatisfy { if case .transition = $0 { false } else { true } })
+        #expect(failing.handle(.tick, at: (120 + 900) * s).contains(.transition(from: .emergencySending, to: .emergencySendingFailed, reason: "no delivery confirmed for 15 min")))
+        #expect(failing.handle(.delivered(.alert), at: 2000 * s) == [.transition(from: .emergencySendingFailed, to: .emergencySent, reason: "delivery confirmed")])
+    }
+
+    @Test func trackingSendsOnMovementOrIntervalThenEnds() {
+        var w = sending()
+        _ = w.handle(.delivered(.alert), at: 121 * s)
+        #expect(w.handle(.position(latitude: 48.0, longitude: 11.0), at: 130 * s) == [.send(.locationUpdate)], "first position")
+        #expect(w.handle(.position(latitude: 48.0003, longitude: 11.0), at: 140 * s).isEmpty, "33 m is not far enough")
+        #expect(w.handle(.position(latitude: 48.0005, longitude: 11.0), at: 150 * s) == [.send(.locationUpdate)], "56 m is")
+        #expect(w.handle(.tick, at: (150 + 299) * s).isEmpty)
+        #expect(w.handle(.tick, at: (150 + 300) * s) == [.send(.locationUpdate)], "every 5 min")
+        let end = w.handle(.tick, at: (120 + 1800) * s)
+        #expect(end == [.tracking(on: false), .send(.trackingStopped), .transition(from: .emergencySent, to: .emergencyEnded, reason: "tracking finished")])
+    }
+
+    @Test func afterSendingQuitAndCancelNeedThePIN() {
+        var w = sending()
+        #expect(w.handle(.quit, at: 130 * s) == [.pinRequired])
+        #expect(w.handle(.cancel, at: 130 * s) == [.pinRequired])
+        #expect(w.handle(.disarm(.wrong), at: 131 * s) == [.ignored("wrong PIN")])
+        #expect(w.alarmOn)
+        #expect(w.handle(.disarm(.correct), at: 132 * s) == [.alarm(on: false), .keychainBeep(on: false)])
+        #expect(w.handle(.quit, at: 133 * s) == [.showSurvey])
+    }
+
+    @Test func surveyPaths() {
+        var didnt = sending()
+        _ = didnt.handle(.disarm(.correct), at: 130 * s)
+        #expect(didnt.handle(.survey(.didntFall), at: 131 * s) == [
+            .tracking(on: false), .send(.allClear), .transition(from: .emergencySending, to: .emergencyEnded, reason: "survey: I didn't fall"),
+        ])
+        #expect(didnt.handle(.resume, at: 132 * s) == [.transition(from: .emergencyEnded, to: .noEmergency, reason: "protection resumed")])
+
+        var fell = sending()
+        _ = fell.handle(.disarm(.correct), at: 130 * s)
+        #expect(fell.handle(.survey(.fell), at: 131 * s).isEmpty)
+        #expect(fell.isTracking)
+
+        var fine = sending()
+        _ = fine.handle(.disarm(.correct), at: 130 * s)
+        #expect(fine.handle(.survey(.noHelpNeeded), at: 131 * s) == [
+            .tracking(on: false), .send(.trackingStopped), .transition(from: .emergencySending, to: .noEmergency, reason: "survey: I don't need help anymore"),
+        ])
+        #expect(fine.isProtecting)
+        #expect(fine.handle(.detection(.automaticFall), at: 200 * s).first == .transition(from: .noEmergency, to: .alertCountdown, reason: "fall detected"))
+    }
+
+    @Test func duressLooksDisarmedButTheEmergencyGoesOn() {
+        var w = sending()
+        #expect(w.handle(.disarm(.duress), at: 130 * s) == [.alarm(on: false), .keychainBeep(on: false), .send(.duress)])
+        #expect(w.displayedState == .noEmergency)
+        #expect(w.state == .emergencySending)
+        #expect(w.handle(.cancel, at: 131 * s).isEmpty, "no all clear goes out")
+        #expect(w.isTracking)
+        #expect(w.handle(.position(latitude: 1, longitude: 1), at: 140 * s) == [.send(.locationUpdate)])
+    }
+
+    @Test func duressDuringTheCountdownSendsAtOnce() {
+        var w = protected()
+        _ = w.handle(.detection(.automaticFall), at: 0)
+        let actions = w.handle(.disarm(.duress), at: 10 * s)
+        #expect(actions.contains(.send(.alert)))
+        #expect(actions.contains(.send(.duress)))
+        #expect(w.displayedState == .noEmergency)
+    }
+
+    @Test func keychainAlarmRepeatsUntilDisarmed() {
+        var w = protected()
+        _ = w.handle(.sos(fromKeychain: true), at: 0)
+        _ = w.handle(.tick, at: 30 * s)
+        #expect(w.nextKeychainMessage(at: 90 * s) == 240)
+        #expect(w.handle(.tick, at: 330 * s).contains(.send(.keychainRepeat)))
+        #expect(!w.handle(.tick, at: 331 * s).contains(.send(.keychainRepeat)))
+        _ = w.handle(.disarm(.correct), at: 400 * s)
+        #expect(w.nextKeychainMessage(at: 400 * s) == nil)
+        #expect(!w.handle(.tick, at: 700 * s).contains(.send(.keychainRepeat)))
+    }
+
+    @Test func aSecondDetectionDuringAnEmergencyIsIgnored() {
+        var w = protected()
+        _ = w.handle(.detection(.automaticFall), at: 0)
+        #expect(w.handle(.detection(.automaticCrash), at: 1 * s) == [.ignored("an emergency is already in progress")])
+        #expect(w.trigger == .automaticFall)
+    }
+
+    @Test func stateSurvivesEncodingForRestart() throws {
+        var w = protected()
+        _ = w.handle(.detection(.automaticFall), at: 0)
+        let restored = try JSONDecoder().decode(EmergencyWorkflow.self, from: JSONEncoder().encode(w))
+        #expect(restored == w)
+        var resumed = restored
+        #expect(resumed.countdownRemaining(at: 100 * s) == 20, "the countdown continues with the right time left")
+        #expect(resumed.handle(.tick, at: 120 * s).contains(.send(.alert)))
+    }
+}
+
+@Suite struct ProtectedPersonTests {
+    @Test(arguments: [("", "+33612345678", "FR", "name"), ("Jo", "0612345678", "FR", "phone"), ("Jo", "+0612345678", "FR", "phone"), ("Jo", "+33612345678", "France", "country"), ("Jo", "+3361234567890123", "FR", "phone")])
+    func invalidFieldsAreNamed(name: String, phone: String, country: String, field: String) {
+        #expect { try ProtectedPerson(fullName: name, phone: phone, country: country) } throws: { ($0 as? FallDetectError)?.field == field }
+    }
+
+    @Test func validPersonIsTrimmed() throws {
+        let p = try ProtectedPerson(fullName: "  Jo Bloggs ", phone: "+33612345678", country: "FR")
+        #expect(p.fullName == "Jo Bloggs")
+        #expect(p.phone.e164 == "+33612345678")
+    }
+}
