@@ -49,4 +49,6 @@ public enum MessageKind: String, Sendable, Codable, CaseIterable {
     case keychainRepeat = "keychain_repeat"
     /// Sent silently when the duress PIN is used.
     case duress
+    /// The keychain's battery fell below 20 % (once a day at most).
+    case lowBattery = "low_battery"
 }
