@@ -19,9 +19,10 @@ let package = Package(
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CI2C", providers: [.apt(["libi2c-dev"])]),
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
+        .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
 
         // Detection, workflow, datasets and evaluation. No hardware.
-        .target(name: "FallDetect", dependencies: ["CFusion"]),
+        .target(name: "FallDetect", dependencies: ["CFusion", "CCrypt"]),
 
         // Hardware behind protocols: I2C, gpsd and Bluetooth LE.
         .target(name: "DeviceLink", dependencies: ["FallDetect", "CGPS", "CI2C", "CBluetooth"]),

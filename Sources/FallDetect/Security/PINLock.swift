@@ -1,0 +1,55 @@
+/// Decides whether an entered PIN may even be checked, and what a check means: wrong tries lock
+/// the keypad for growing delays, so guessing four digits takes days rather than minutes.
+public struct PINLock: Sendable, Equatable, Codable {
+    /// Wrong tries allowed before the first lockout.
+    public var freeTries = 3
+    /// The first lockout, seconds; each further wrong try doubles it up to `maximumLockout`.
+    public var firstLockout: Double = 30
+    public var maximumLockout: Double = 3600
+
+    public private(set) var consecutiveFailures = 0
+    public private(set) var lockedUntil: Int64?
+
+    public init() {}
+
+    public enum Outcome: Sendable, Equatable {
+        case verdict(PINVerdict)
+        /// Not checked: try again after this many seconds.
+        case lockedOut(seconds: Double)
+    }
+
+    /// Checks `pin` against the PIN hash and the optional duress hash at wall time `now` (ns).
+    public mutating func check(_ pin: String, pinHash: String, duressHash: String?, at now: Int64) -> Outcome {
+        if let until = lockedUntil, now < until {
+            return .lockedOut(seconds: Double(until - now) / 1e9)
+        }
+        if PINHasher.verify(pin, against: pinHash) {
+            consecutiveFailures = 0
+            lockedUntil = nil
+            return .verdict(.correct)
+        }
+        if let duressHash, PINHasher.verify(pin, against: duressHash) {
+            // Indistinguishable from a correct PIN to anyone watching, lockout state included.
+            consecutiveFailures = 0
+            lockedUntil = nil
+            return .verdict(.duress)
+        }
+        consecutiveFailures += 1
+        if consecutiveFailures >= freeTries {
+            let doublings = Double(consecutiveFailures - freeTries)
+            let delay = min(maximumLockout, firstLockout * pow2(doublings))
+            lockedUntil = now + Int64(delay * 1e9)
+        }
+        return .verdict(.wrong)
+    }
+
+    private func pow2(_ n: Double) -> Double {
+        var v = 1.0
+        var i = 0.0
+        while i < n && v < 1e9 {
+            v *= 2
+            i += 1
+        }
+        return v
+    }
+}
