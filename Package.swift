@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The C hot path: the sample record's exact layout and the SisFall text parser.
@@ -22,7 +23,10 @@ let package = Package(
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
 
         // Detection, workflow, datasets and evaluation. No hardware.
-        .target(name: "FallDetect", dependencies: ["CFusion", "CCrypt"]),
+        .target(
+            name: "FallDetect",
+            dependencies: ["CFusion", "CCrypt", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
 
         // Hardware behind protocols: I2C, gpsd and Bluetooth LE.
         .target(name: "DeviceLink", dependencies: ["FallDetect", "CGPS", "CI2C", "CBluetooth"]),

@@ -1,0 +1,21 @@
+import GRDB
+
+/// A message waiting for (or being retried towards) one recipient on one channel.
+public struct OutboxMessage: Sendable, Equatable, FetchableRecord {
+    public var id: Int64
+    /// Stable across restarts and retries: receivers use it to drop duplicates.
+    public var idempotencyKey: String
+    public var kind: String
+    public var channel: String
+    public var recipient: String
+    public var attempts: Int
+
+    public init(row: Row) {
+        id = row["id"]
+        idempotencyKey = row["idempotencyKey"]
+        kind = row["kind"]
+        channel = row["channel"]
+        recipient = row["recipient"]
+        attempts = row["attempts"]
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+@testable import FallDetect
+
+@Suite struct WorkflowStoreTests {
+    let s: Int64 = 1_000_000_000
+    let person = try! ProtectedPerson(fullName: "Ada Lovelace", phone: "+447700900123", country: "GB")
+
+    private func withStore(_ body: (String) throws -> Void) throws {
+        let dir = try SharedData.temporaryDirectory("store")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try body(dir + "/detectord.sqlite")
+    }
+
+    @Test func aRestartResumesTheCountdownWithTheRightTimeLeft() throws {
+        try withStore { path in
+            do {
+                let store = try WorkflowStore(path: path)
+                try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+                try store.apply(.detection(.automaticFall), at: 10 * s)
+            }
+            // A new process opening the same file.
+            let reopened = try WorkflowStore(path: path)
+            let machine = try reopened.workflow()
+            #expect(machine.state == .alertCountdown)
+            #expect(machine.countdownRemaining(at: 70 * s) == 60)
+            let actions = try reopened.apply(.tick, at: 130 * s)
+            #expect(actions.contains(.send(.alert)))
+        }
+    }
+
+    @Test func sendingQueuesOneKeyedMessagePerRecipient() throws {
+        try withStore { path in
+            let store = try WorkflowStore(path: path)
+            try store.saveContact(Contact(name: "Bob", phone: "+33612345678"))
+            try store.saveContact(Contact(name: "Eve", phone: "+33698765432", channel: "webhook"))
+            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+            try store.apply(.detection(.automaticFall), at: 0)
+            try store.apply(.tick, at: 120 * s)
+
+            let due = try store.due(at: 120 * s)
+            #expect(due.map(\.recipient) == ["log", "+33612345678", "+33698765432"])
+            #expect(due.map(\.channel) == ["console", "sms", "webhook"])
+            #expect(Set(due.map(\.idempotencyKey)).count == 3)
+            #expect(due.allSatisfy { $0.kind == "alert" })
+
+            // The console copy does not count as reaching a contact; the SMS does, once.
+            #expect(try store.delivered(due[0], at: 121 * s).isEmpty)
+            #expect(try store.workflow().state == .emergencySending)
+            #expect(try store.delivered(due[1], at: 122 * s) == [.transition(from: .emergencySending, to: .emergencySent, reason: "delivery confirmed")])
+            #expect(try store.delivered(due[1], at: 123 * s).isEmpty, "a second confirmation changes nothing")
+            #expect(try store.due(at: 200 * s).map(\.recipient) == ["+33698765432"])
+        }
+    }
+
+    @Test func failedMessagesWaitForTheirRetry() throws {
+        try withStore { path in
+            let store = try WorkflowStore(path: path)
+            try store.saveContact(Contact(name: "Bob", phone: "+33612345678"))
+            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+            try store.apply(.sos(fromKeychain: false), at: 0)
+            try store.apply(.tick, at: 30 * s)
+            let sms = try #require(try store.due(at: 30 * s).first { $0.channel == "sms" })
+            try store.failed(sms, retryAfter: 10, at: 31 * s)
+            #expect(try store.due(at: 40 * s).allSatisfy { $0.channel != "sms" })
+            let retry = try #require(try store.due(at: 41 * s).first { $0.channel == "sms" })
+            #expect(retry.attempts == 1)
+            #expect(retry.idempotencyKey == sms.idempotencyKey)
+        }
+    }
+
+    @Test func theJournalRecordsEveryActionInOrder() throws {
+        try withStore { path in
+            let store = try WorkflowStore(path: path)
+            try store.apply(.startProtection(person, gnssConfigured: false, hasFix: false), at: 0)
+            try store.apply(.detection(.automaticCrash), at: 5 * s)
+            try store.apply(.imFine, at: 9 * s)
+            let lines = try store.journal().map { "\($0.time / s) \($0.type) \($0.payload)" }
+            #expect(lines == [
+                "0 warning no GNSS source is configured: alerts will carry no location",
+                "5 transition NO_EMERGENCY>ALERT_COUNTDOWN|crash detected", "5 alarm on", "5 beep on",
+                "9 alarm off", "9 beep off", "9 transition ALERT_COUNTDOWN>NO_EMERGENCY|I'm fine",
+            ])
+        }
+    }
+
+    @Test func contactsAreLimitedAndReplacedByNumber() throws {
+        try withStore { path in
+            let store = try WorkflowStore(path: path)
+            for i in 0..<5 { try store.saveContact(Contact(name: "C\(i)", phone: "+3361234567\(i)")) }
+            #expect(throws: FallDetectError.self) { try store.saveContact(Contact(name: "Six", phone: "+33612345679")) }
+            try store.saveContact(Contact(name: "Renamed", phone: "+33612345670", channel: "webhook"))
+            let contacts = try store.contacts()
+            #expect(contacts.count == 5)
+            #expect(contacts[0].name == "Renamed" && contacts[0].channel == "webhook")
+            try store.removeContact(phone: contacts[0].phone)
+            #expect(try store.contacts().count == 4)
+        }
+    }
+
+    @Test func aFileThatIsNotADatabaseIsAClearError() throws {
+        try withStore { path in
+            try "not sqlite".write(toFile: path, atomically: true, encoding: .utf8)
+            #expect { try WorkflowStore(path: path) } throws: { ($0 as? FallDetectError)?.path == path }
+        }
+    }
+}
