@@ -41,7 +41,7 @@ let package = Package(
 
         .testTarget(name: "FallDetectTests", dependencies: ["FallDetect", "CFusion"]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "CGPS", "CI2C", "CBluetooth"]),
-        .testTarget(name: "detectordTests", dependencies: ["detectord"]),
+        .testTarget(name: "detectordTests", dependencies: ["detectord", "FallDetect"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,26 +8,16 @@ import Testing
         return dir
     }
 
-    /// The committed demo files are exactly what `detectord synth` makes today: regenerate them
-    /// with `make demo` whenever the generator changes.
-    @Test func committedDemoRecordingsAreUpToDate() throws {
+    /// The command writes the five scenarios the README promises (byte equality with the committed
+    /// files is DemoRecordingsTests' job).
+    @Test func writesTheFiveDemoRecordings() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let output = try DetectordProcess.run(["synth", dir.path])
         #expect(output.status == 0, "\(output.standardError)")
         let made = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".detrec") }.sorted()
-        #expect(made.count == 5)
-        let demo = DetectordProcess.packageRoot.appendingPathComponent("Datasets/demo")
-        let committed = try FileManager.default.contentsOfDirectory(atPath: demo.path).filter { $0.hasSuffix(".detrec") }.sorted()
-        #expect(committed == made)
-        var total = 0
-        for name in made {
-            let fresh = try Data(contentsOf: dir.appendingPathComponent(name))
-            let kept = try Data(contentsOf: demo.appendingPathComponent(name))
-            #expect(fresh == kept, "Datasets/demo/\(name) is stale: run make demo")
-            total += kept.count
-        }
-        #expect(total < 1_000_000, "the demo recordings stay under 1 MB (\(total) bytes)")
+        #expect(made == ["bike-crash.detrec", "forward-fall.detrec", "lying-down.detrec", "sitting-down.detrec", "walking.detrec"])
+        #expect(output.standardOutput.split(separator: "\n").count == 5)
     }
 
     @Test func replayOfTheDemoSaysItIsSynthetic() throws {

@@ -18,6 +18,8 @@ public final class WorkflowStore: Sendable {
         do {
             var configuration = Configuration()
             configuration.busyMode = .timeout(5)
+            // WAL: a commit is one append and one sync, and readers never block the writer.
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
             database = try DatabaseQueue(path: path, configuration: configuration)
             try Self.migrator.migrate(database)
         } catch {
@@ -59,158 +61,40 @@ public final class WorkflowStore: Sendable {
         return migrator
     }
 
-    // MARK: Settings
-
-    /// A JSON-encoded value stored under `key`.
-    public func setting<T: Decodable>(_ key: String, as type: T.Type) throws -> T? {
-        try read { db in
-            guard let text = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) else { return nil }
-            return try JSONDecoder().decode(T.self, from: Data(text.utf8))
-        }
+    /// Runs `body` as one transaction: all it writes commits together, or nothing does.
+    public func transaction<T>(_ body: (WorkflowTransaction) throws -> T) throws -> T {
+        try write { db in try body(WorkflowTransaction(db: db)) }
     }
 
-    public func setSetting<T: Encodable>(_ key: String, _ value: T) throws {
-        try write { db in try Self.put(db, key, value) }
+    /// Reads in a consistent snapshot.
+    public func snapshot<T>(_ body: (WorkflowTransaction) throws -> T) throws -> T {
+        try read { db in try body(WorkflowTransaction(db: db)) }
     }
 
-    static func put<T: Encodable>(_ db: Database, _ key: String, _ value: T) throws {
-        let text = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
-        try db.execute(sql: "INSERT INTO setting(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", arguments: [key, text])
-    }
+    // Single-step conveniences, each its own transaction.
 
-    // MARK: Contacts
-
-    public func contacts() throws -> [Contact] {
-        try read { db in try Contact.fetchAll(db, sql: "SELECT name, phone, channel FROM contact ORDER BY id") }
-    }
-
-    /// Adds or replaces (by phone number) a contact, at most `limit` of them.
-    public func saveContact(_ contact: Contact, limit: Int = 5) throws {
-        try write { db in
-            let exists = try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM contact WHERE phone = ?)", arguments: [contact.phone.e164]) ?? false
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM contact") ?? 0
-            guard exists || count < limit else {
-                throw FallDetectError(.invalidArgument, "at most \(limit) contacts", field: "contact")
-            }
-            try db.execute(
-                sql: "INSERT INTO contact(name, phone, channel) VALUES (?, ?, ?) ON CONFLICT(phone) DO UPDATE SET name = excluded.name, channel = excluded.channel",
-                arguments: [contact.name, contact.phone.e164, contact.channel])
-        }
-    }
-
-    public func removeContact(phone: PhoneNumber) throws {
-        try write { db in try db.execute(sql: "DELETE FROM contact WHERE phone = ?", arguments: [phone.e164]) }
-    }
-
-    // MARK: The workflow
-
-    /// The machine as last committed (a fresh one with default settings on first use).
-    public func workflow() throws -> EmergencyWorkflow {
-        try setting("workflow", as: EmergencyWorkflow.self) ?? EmergencyWorkflow()
-    }
-
-    /// Applies one input atomically and returns what it caused. Journal lines and outbox rows for
-    /// the resulting actions are committed with the new state, or none of it is.
+    public func setting<T: Decodable>(_ key: String, as type: T.Type) throws -> T? { try snapshot { try $0.setting(key, as: type) } }
+    public func setSetting<T: Encodable>(_ key: String, _ value: T) throws { try transaction { try $0.setSetting(key, value) } }
+    public func contacts() throws -> [Contact] { try snapshot { try $0.contacts() } }
+    public func saveContact(_ contact: Contact, limit: Int = 5) throws { try transaction { try $0.saveContact(contact, limit: limit) } }
+    public func removeContact(phone: PhoneNumber) throws { try transaction { try $0.removeContact(phone: phone) } }
+    public func workflow() throws -> EmergencyWorkflow { try snapshot { try $0.workflow() } }
     @discardableResult
-    public func apply(_ input: WorkflowInput, at now: Int64) throws -> [WorkflowAction] {
-        try write { db in
-            var machine = try Self.get(db, "workflow", EmergencyWorkflow.self) ?? EmergencyWorkflow()
-            let sequenceBefore = try Self.get(db, "messageSequence", Int.self) ?? 0
-            let actions = machine.handle(input, at: now)
-            var sequence = sequenceBefore
-            let contacts = try Contact.fetchAll(db, sql: "SELECT name, phone, channel FROM contact ORDER BY id")
-            for action in actions {
-                try Self.journal(db, at: now, action)
-                if case .send(let kind) = action {
-                    sequence += 1
-                    // One row per recipient; the key names the message, so a retry after a restart
-                    // is recognisably the same message, never a second one.
-                    for recipient in Self.recipients(for: kind, contacts: contacts) {
-                        try db.execute(
-                            sql: "INSERT OR IGNORE INTO outbox(idempotencyKey, kind, channel, recipient, createdAt, nextAttemptAt) VALUES (?, ?, ?, ?, ?, ?)",
-                            arguments: ["msg-\(sequence)-\(recipient.channel)-\(recipient.address)", kind.rawValue, recipient.channel, recipient.address, now, now])
-                    }
-                }
-            }
-            try Self.put(db, "workflow", machine)
-            try Self.put(db, "messageSequence", sequence)
-            return actions
-        }
+    public func apply(_ input: WorkflowInput, at now: Int64) throws -> [WorkflowAction] { try transaction { try $0.apply(input, at: now) } }
+    public func enqueue(_ kind: MessageKind, at now: Int64) throws { try transaction { try $0.enqueue(kind, at: now) } }
+    public func note(_ type: String, _ payload: String, at now: Int64) throws { try transaction { try $0.note(type, payload, at: now) } }
+    public func due(at now: Int64) throws -> [OutboxMessage] { try snapshot { try $0.due(at: now) } }
+    @discardableResult
+    public func delivered(_ message: OutboxMessage, at now: Int64) throws -> [WorkflowAction] { try transaction { try $0.delivered(message, at: now) } }
+    public func failed(_ message: OutboxMessage, retryAfter: Double, at now: Int64) throws {
+        try transaction { try $0.failed(message, retryAfter: retryAfter, at: now) }
     }
-
-    /// The console channel always gets a copy, for the journal and for demos; contacts get theirs
-    /// on their preferred channel.
-    static func recipients(for kind: MessageKind, contacts: [Contact]) -> [(channel: String, address: String)] {
-        [("console", "log")] + contacts.map { ($0.channel, $0.phone.e164) }
-    }
-
-    // MARK: Journal
 
     public func journal() throws -> [JournalEntry] {
         try read { db in try JournalEntry.fetchAll(db, sql: "SELECT t, type, payload FROM journal ORDER BY id") }
     }
 
-    /// Adds a line of its own to the journal (a delivery, an error).
-    public func note(_ type: String, _ payload: String, at now: Int64) throws {
-        try write { db in try db.execute(sql: "INSERT INTO journal(t, type, payload) VALUES (?, ?, ?)", arguments: [now, type, payload]) }
-    }
-
-    static func journal(_ db: Database, at now: Int64, _ action: WorkflowAction) throws {
-        let (type, payload): (String, String)
-        switch action {
-        case .transition(let from, let to, let reason): (type, payload) = ("transition", "\(from.rawValue)>\(to.rawValue)|\(reason)")
-        case .alarm(let on): (type, payload) = ("alarm", on ? "on" : "off")
-        case .keychainBeep(let on): (type, payload) = ("beep", on ? "on" : "off")
-        case .send(let kind): (type, payload) = ("send", kind.rawValue)
-        case .tracking(let on): (type, payload) = ("tracking", on ? "on" : "off")
-        case .showSurvey: (type, payload) = ("survey", "")
-        case .pinRequired: (type, payload) = ("pin-required", "")
-        case .warning(let text): (type, payload) = ("warning", text)
-        case .ignored(let text): (type, payload) = ("ignored", text)
-        }
-        try db.execute(sql: "INSERT INTO journal(t, type, payload) VALUES (?, ?, ?)", arguments: [now, type, payload])
-    }
-
-    // MARK: Outbox
-
-    /// Messages not yet delivered whose next attempt is due.
-    public func due(at now: Int64) throws -> [OutboxMessage] {
-        try read { db in
-            try OutboxMessage.fetchAll(
-                db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts FROM outbox WHERE deliveredAt IS NULL AND nextAttemptAt <= ? ORDER BY id",
-                arguments: [now])
-        }
-    }
-
-    /// Records a confirmed delivery and tells the state machine in the same transaction.
-    @discardableResult
-    public func delivered(_ message: OutboxMessage, at now: Int64) throws -> [WorkflowAction] {
-        try write { db in
-            try db.execute(sql: "UPDATE outbox SET deliveredAt = ?, attempts = attempts + 1 WHERE id = ? AND deliveredAt IS NULL", arguments: [now, message.id])
-            guard db.changesCount == 1, message.channel != "console", let kind = MessageKind(rawValue: message.kind) else { return [] }
-            var machine = try Self.get(db, "workflow", EmergencyWorkflow.self) ?? EmergencyWorkflow()
-            let actions = machine.handle(.delivered(kind), at: now)
-            for action in actions { try Self.journal(db, at: now, action) }
-            try Self.put(db, "workflow", machine)
-            return actions
-        }
-    }
-
-    /// Schedules another attempt after `retryAfter` seconds.
-    public func failed(_ message: OutboxMessage, retryAfter: Double, at now: Int64) throws {
-        try write { db in
-            try db.execute(
-                sql: "UPDATE outbox SET attempts = attempts + 1, nextAttemptAt = ? WHERE id = ?",
-                arguments: [now + Int64(retryAfter * 1e9), message.id])
-        }
-    }
-
     // MARK: Plumbing
-
-    static func get<T: Decodable>(_ db: Database, _ key: String, _ type: T.Type) throws -> T? {
-        guard let text = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) else { return nil }
-        return try JSONDecoder().decode(T.self, from: Data(text.utf8))
-    }
 
     private func read<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try database.read(body) } catch let error as FallDetectError { throw error } catch {

@@ -16,8 +16,9 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
     public private(set) var disarmed = false
     /// The duress PIN was used: the wearer sees a disarmed device, the emergency goes on.
     public private(set) var underDuress = false
+    /// The alarm came from the keychain button: its message repeats until disarmed.
+    public private(set) var raisedFromKeychain = false
 
-    private var raisedFromKeychain = false
     private var countdownDeadline: Int64?
     private var sendingStarted: Int64?
     private var delivered = false

@@ -18,12 +18,6 @@ struct BenchCommand: PlannedCommand {
         abstract: "Evaluate detectors over a dataset (not implemented yet).")
 }
 
-struct DrillCommand: PlannedCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "drill",
-        abstract: "Run a scripted emergency timeline on a virtual clock (not implemented yet).")
-}
-
 struct RunCommand: PlannedCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",

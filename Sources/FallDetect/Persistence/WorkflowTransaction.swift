@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+
+/// Everything one atomic change to the workflow database may do. A `WorkflowStore.transaction`
+/// hands one out; all it writes commits together or not at all, which is what lets a process
+/// killed at any instant restart exactly where it was.
+public struct WorkflowTransaction {
+    let db: Database
+
+    /// The local copy every message leaves in the console log; it reaches no one, so its delivery
+    /// never counts as the emergency having been sent.
+    static let localLog = (channel: "console", address: "log")
+
+    // MARK: Settings
+
+    /// A JSON-encoded value stored under `key`.
+    public func setting<T: Decodable>(_ key: String, as type: T.Type) throws -> T? {
+        guard let text = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) else { return nil }
+        return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+    }
+
+    public func setSetting<T: Encodable>(_ key: String, _ value: T) throws {
+        let text = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+        try db.execute(sql: "INSERT INTO setting(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", arguments: [key, text])
+    }
+
+    // MARK: Contacts
+
+    public func contacts() throws -> [Contact] {
+        try Contact.fetchAll(db, sql: "SELECT name, phone, channel FROM contact ORDER BY id")
+    }
+
+    /// Adds or replaces (by phone number) a contact, at most `limit` of them.
+    public func saveContact(_ contact: Contact, limit: Int = 5) throws {
+        let exists = try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM contact WHERE phone = ?)", arguments: [contact.phone.e164]) ?? false
+        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM contact") ?? 0
+        guard exists || count < limit else {
+            throw FallDetectError(.invalidArgument, "at most \(limit) contacts", field: "contact")
+        }
+        try db.execute(
+            sql: "INSERT INTO contact(name, phone, channel) VALUES (?, ?, ?) ON CONFLICT(phone) DO UPDATE SET name = excluded.name, channel = excluded.channel",
+            arguments: [contact.name, contact.phone.e164, contact.channel])
+    }
+
+    public func removeContact(phone: PhoneNumber) throws {
+        try db.execute(sql: "DELETE FROM contact WHERE phone = ?", arguments: [phone.e164])
+    }
+
+    // MARK: The state machine
+
+    public func workflow() throws -> EmergencyWorkflow {
+        try setting("workflow", as: EmergencyWorkflow.self) ?? EmergencyWorkflow()
+    }
+
+    /// Runs one input through the state machine; journal lines and outbox rows for what it causes
+    /// are written with the new snapshot.
+    @discardableResult
+    public func apply(_ input: WorkflowInput, at now: Int64) throws -> [WorkflowAction] {
+        let before = try workflow()
+        var machine = before
+        let actions = machine.handle(input, at: now)
+        for action in actions {
+            try journal(action, at: now)
+            if case .send(let kind) = action { try queue(kind, at: now) }
+        }
+        // Most ticks change nothing; writing nothing then keeps them free of disk syncs.
+        if machine != before { try setSetting("workflow", machine) }
+        return actions
+    }
+
+    /// Rows written so far in this connection: lets a caller tell whether a step wrote anything.
+    public var changesSoFar: Int { db.totalChangesCount }
+
+    /// Queues a message the state machine does not decide on (a low keychain battery).
+    public func enqueue(_ kind: MessageKind, at now: Int64) throws {
+        try journal(.send(kind), at: now)
+        try queue(kind, at: now)
+    }
+
+    /// One row per recipient; the key names the message, so a retry after a restart is
+    /// recognisably the same message, never a second one.
+    private func queue(_ kind: MessageKind, at now: Int64) throws {
+        let sequence = (try setting("messageSequence", as: Int.self) ?? 0) + 1
+        try setSetting("messageSequence", sequence)
+        for recipient in [Self.localLog] + (try contacts()).map({ ($0.channel, $0.phone.e164) }) {
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO outbox(idempotencyKey, kind, channel, recipient, createdAt, nextAttemptAt) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: ["msg-\(sequence)-\(recipient.0)-\(recipient.1)", kind.rawValue, recipient.0, recipient.1, now, now])
+        }
+    }
+
+    // MARK: Journal
+
+    public func note(_ type: String, _ payload: String, at now: Int64) throws {
+        try db.execute(sql: "INSERT INTO journal(t, type, payload) VALUES (?, ?, ?)", arguments: [now, type, payload])
+    }
+
+    func journal(_ action: WorkflowAction, at now: Int64) throws {
+        let (type, payload): (String, String)
+        switch action {
+        case .transition(let from, let to, let reason): (type, payload) = ("transition", "\(from.rawValue)>\(to.rawValue)|\(reason)")
+        case .alarm(let on): (type, payload) = ("alarm", on ? "on" : "off")
+        case .keychainBeep(let on): (type, payload) = ("beep", on ? "on" : "off")
+        case .send(let kind): (type, payload) = ("send", kind.rawValue)
+        case .tracking(let on): (type, payload) = ("tracking", on ? "on" : "off")
+        case .showSurvey: (type, payload) = ("survey", "")
+        case .pinRequired: (type, payload) = ("pin-required", "")
+        case .warning(let text): (type, payload) = ("warning", text)
+        case .ignored(let text): (type, payload) = ("ignored", text)
+        }
+        try note(type, payload, at: now)
+    }
+
+    // MARK: Outbox
+
+    /// Messages not yet delivered whose next attempt is due.
+    public func due(at now: Int64) throws -> [OutboxMessage] {
+        try OutboxMessage.fetchAll(
+            db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts FROM outbox WHERE deliveredAt IS NULL AND nextAttemptAt <= ? ORDER BY id",
+            arguments: [now])
+    }
+
+    /// Records a confirmed delivery (once) and tells the state machine.
+    @discardableResult
+    public func delivered(_ message: OutboxMessage, at now: Int64) throws -> [WorkflowAction] {
+        try db.execute(sql: "UPDATE outbox SET deliveredAt = ?, attempts = attempts + 1 WHERE id = ? AND deliveredAt IS NULL", arguments: [now, message.id])
+        guard db.changesCount == 1 else { return [] }
+        try note("delivered", message.idempotencyKey, at: now)
+        guard message.recipient != Self.localLog.address, let kind = MessageKind(rawValue: message.kind) else { return [] }
+        return try apply(.delivered(kind), at: now)
+    }
+
+    /// Schedules another attempt after `retryAfter` seconds.
+    public func failed(_ message: OutboxMessage, retryAfter: Double, at now: Int64) throws {
+        try db.execute(
+            sql: "UPDATE outbox SET attempts = attempts + 1, nextAttemptAt = ? WHERE id = ?",
+            arguments: [now + Int64(retryAfter * 1e9), message.id])
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import FallDetect
+
+@Suite struct DrillRunnerTests {
+    /// Runs a script from Datasets/drills on a fresh database; returns the output lines as objects.
+    private func run(_ name: String, database: String? = nil) throws -> [[String: Any]] {
+        let dir = try SharedData.temporaryDirectory("drill")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var lines: [String] = []
+        let runner = try DrillRunner(options: .init(databasePath: database ?? dir + "/drill.sqlite")) { lines.append($0) }
+        try runner.run(DrillScript(path: SharedData.packageRoot + "/Datasets/drills/" + name))
+        return try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    }
+
+    private func transitions(_ lines: [[String: Any]]) -> [String] {
+        lines.filter { $0["type"] as? String == "transition" }.map { "\($0["t"]!) \($0["to"]!)" }
+    }
+
+    private func messages(_ lines: [[String: Any]], to recipient: String = "+447700900456") -> [[String: Any]] {
+        lines.filter { $0["type"] as? String == "message" && $0["to"] as? String == recipient }
+    }
+
+    @Test func imFineSendsNothing() throws {
+        let lines = try run("fall-im-fine.jsonl")
+        #expect(transitions(lines) == ["5 ALERT_COUNTDOWN", "40 NO_EMERGENCY"])
+        #expect(messages(lines).isEmpty)
+    }
+
+    @Test func aFallGoesOutIsTrackedAndEnds() throws {
+        let lines = try run("fall-sent-tracking-survey.jsonl")
+        #expect(transitions(lines) == ["10 ALERT_COUNTDOWN", "130 EMERGENCY_SENDING", "130 EMERGENCY_SENT", "1930 EMERGENCY_ENDED"])
+        let sent = messages(lines)
+        #expect(sent.first?["kind"] as? String == "alert")
+        #expect((sent.first?["text"] as? String)?.hasPrefix("ALERT! Ada Lovelace has activated their fall detector alarm") == true)
+        #expect(sent.last?["kind"] as? String == "tracking_stopped")
+        #expect(sent.filter { $0["kind"] as? String == "location_update" }.count == 6, "on moving 66 m, then every 5 min")
+        #expect(sent.allSatisfy { $0["delivered"] as? Bool == true && $0["attempt"] as? Int == 1 })
+        #expect(lines.contains { $0["text"] as? String == "PIN required" })
+    }
+
+    @Test func withoutNetworkItFailsRetriesSurvivesACrashAndSendsOnce() throws {
+        let lines = try run("no-network-then-crash.jsonl")
+        #expect(transitions(lines) == ["2 ALERT_COUNTDOWN", "32 EMERGENCY_SENDING", "932 EMERGENCY_SENDING_FAILED", "1082 EMERGENCY_SENT"])
+        #expect(lines.contains { $0["type"] as? String == "restart" && $0["state"] as? String == "EMERGENCY_SENDING" })
+        let alerts = messages(lines).filter { $0["kind"] as? String == "alert" }
+        #expect(alerts.map { $0["t"] as! Int } == [32, 62, 122, 242, 482, 782, 1082], "backoff doubles from 30 s to a 5 min cap")
+        #expect(alerts.map { $0["attempt"] as! Int } == Array(1...7))
+        #expect(Set(alerts.map { $0["key"] as! String }).count == 1, "every retry is the same message")
+        #expect(alerts.filter { $0["delivered"] as? Bool == true }.count == 1)
+    }
+
+    @Test func duressKeepsTheEmergencyAndBadLinesDoNotStopTheRun() throws {
+        let lines = try run("duress-and-bad-lines.jsonl")
+        #expect(lines.filter { $0["type"] as? String == "error" }.map { $0["line"] as! Int } == [5, 6, 7])
+        let kinds = messages(lines).map { $0["kind"] as! String }
+        #expect(kinds == ["alert", "duress", "low_battery"], "no all clear after the duress PIN")
+        #expect(transitions(lines).last == "123 EMERGENCY_SENT")
+    }
+
+    @Test func aKilledDrillResumesFromItsDatabase() throws {
+        let dir = try SharedData.temporaryDirectory("drill-resume")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let db = dir + "/drill.sqlite"
+        let script = DrillScript(text: """
+            {"at": 0, "do": "start", "name": "Ada Lovelace", "phone": "+447700900123", "country": "GB"}
+            {"at": 0, "do": "contact", "name": "Charles", "phone": "+447700900456"}
+            {"at": 10, "do": "detect", "kind": "fall"}
+            {"at": 200, "do": "advance"}
+            """, path: "inline")
+        // First run stops as if killed after the countdown started (only the first three steps).
+        var first: [String] = []
+        try DrillRunner(options: .init(databasePath: db)) { first.append($0) }.run(DrillScript(text: """
+            {"at": 0, "do": "start", "name": "Ada Lovelace", "phone": "+447700900123", "country": "GB"}
+            {"at": 0, "do": "contact", "name": "Charles", "phone": "+447700900456"}
+            {"at": 10, "do": "detect", "kind": "fall"}
+            """, path: "inline"))
+        var second: [String] = []
+        try DrillRunner(options: .init(databasePath: db)) { second.append($0) }.run(script)
+        #expect(second.first == #"{"t":10,"type":"resume","state":"ALERT_COUNTDOWN"}"#)
+        #expect(second.contains { $0.contains(#""t":130,"type":"transition","from":"ALERT_COUNTDOWN","to":"EMERGENCY_SENDING""#) })
+        #expect(!second.contains { $0.contains("NO_EMERGENCY\",\"to\":\"ALERT_COUNTDOWN") }, "the detection is not replayed")
+    }
+}
