@@ -1,0 +1,165 @@
+import CFusion
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads SisFall's text rows (`  17, -179,  -99, …;\r\n`) into Int16 values with CFusion's parser.
+///
+/// Results are row-major with nine values per row: ADXL345 x,y,z, ITG3200 x,y,z, MMA8451Q x,y,z
+/// (raw counts; `SisFallTrial` converts them to units). The first malformed row stops the parse
+/// with a `FallDetectError` of code `.malformedRow` that names the path, line and field.
+public enum SisFallParser {
+    /// The parser's implementations; all give the same results, `.automatic` the fastest.
+    public enum Kernel: Sendable, CaseIterable {
+        case automatic, scalar, swar, vector
+
+        var c: cfusion_sisfall_kernel {
+            switch self {
+            case .automatic: CFUSION_SISFALL_KERNEL_AUTO
+            case .scalar: CFUSION_SISFALL_KERNEL_SCALAR
+            case .swar: CFUSION_SISFALL_KERNEL_SWAR
+            case .vector: CFUSION_SISFALL_KERNEL_VECTOR
+            }
+        }
+    }
+
+    /// Values per row.
+    public static let columns = 9
+
+    /// What each column holds, for error messages.
+    public static let columnNames = [
+        "ADXL345 x", "ADXL345 y", "ADXL345 z", "ITG3200 x", "ITG3200 y", "ITG3200 z",
+        "MMA8451Q x", "MMA8451Q y", "MMA8451Q z",
+    ]
+
+    /// Parses a whole text; returns `rows * 9` values.
+    public static func parse(
+        _ bytes: UnsafeRawBufferPointer, path: String? = nil, kernel: Kernel = .automatic
+    ) throws -> [Int16] {
+        let capacity = cfusion_sisfall_max_rows(bytes.count)
+        var result = cfusion_sisfall_result()
+        let values = [Int16](unsafeUninitializedCapacity: capacity * columns) { buffer, count in
+            result = cfusion_sisfall_parse_kernel(bytes.baseAddress, bytes.count, buffer.baseAddress, capacity, kernel.c)
+            count = result.rows * columns
+        }
+        if result.status != CFUSION_SISFALL_OK.rawValue { throw error(result, path: path) }
+        return values
+    }
+
+    /// Parses into a caller-owned buffer that is reused across calls (no allocation once it is
+    /// large enough): returns the row count; `values[0..<rows * 9]` hold the rows. The buffer
+    /// keeps its full length (the parser's upper bound for this text), so do not use its `count`.
+    public static func parse(
+        _ bytes: UnsafeRawBufferPointer, into values: inout [Int16], path: String? = nil, kernel: Kernel = .automatic
+    ) throws -> Int {
+        let capacity = cfusion_sisfall_max_rows(bytes.count)
+        if values.count < capacity * columns {
+            values.append(contentsOf: repeatElement(0, count: capacity * columns - values.count))
+        }
+        let result = values.withUnsafeMutableBufferPointer { buffer in
+            cfusion_sisfall_parse_kernel(bytes.baseAddress, bytes.count, buffer.baseAddress, capacity, kernel.c)
+        }
+        if result.status != CFUSION_SISFALL_OK.rawValue { throw error(result, path: path) }
+        return result.rows
+    }
+
+    public static func parse(_ data: Data, path: String? = nil, kernel: Kernel = .automatic) throws -> [Int16] {
+        try data.withUnsafeBytes { try parse($0, path: path, kernel: kernel) }
+    }
+
+    public static func parse(_ bytes: [UInt8], path: String? = nil, kernel: Kernel = .automatic) throws -> [Int16] {
+        try bytes.withUnsafeBytes { try parse($0, path: path, kernel: kernel) }
+    }
+
+    /// Reads and parses a file.
+    public static func parse(contentsOf path: String, kernel: Kernel = .automatic) throws -> [Int16] {
+        try parse(readFile(path), path: path, kernel: kernel)
+    }
+
+    /// The error for a failed C parse: `path:line: field N (sensor axis): reason at column C`.
+    static func error(_ r: cfusion_sisfall_result, path: String?) -> FallDetectError {
+        let reason = String(cString: cfusion_sisfall_status_text(r.status))
+        var field: String?
+        if r.field >= 1 && r.field <= 9 {
+            field = "field \(r.field) (\(columnNames[Int(r.field) - 1]))"
+        } else if r.field == 10 {
+            field = "field 10"
+        }
+        let code: FallDetectError.Code =
+            r.status == CFUSION_SISFALL_CAPACITY.rawValue ? .invalidArgument : .malformedRow
+        return FallDetectError(code, "\(reason) at column \(r.column)", path: path, line: r.line, field: field)
+    }
+
+    /// The whole file in memory, read with one `read` loop (page cache to user memory runs at
+    /// many GB/s, so mmap would buy nothing here and complicate lifetimes).
+    public static func readFile(_ path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { throw FallDetectError.io("cannot open", path: path, errno: errno) }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) != 0 { throw FallDetectError.io("cannot stat", path: path, errno: errno) }
+        let size = Int(info.st_size)
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            count = 0
+            while count < size {
+                let n = read(fd, buffer.baseAddress! + count, size - count)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if n == 0 { break }  // the file shrank while we read it
+                count += n
+            }
+        }
+        if failure != 0 { throw FallDetectError.io("cannot read", path: path, errno: failure) }
+        return bytes
+    }
+}
+
+extension SisFallParser {
+    /// Parses an enhanced label file: one of 0, 1, 2 per line (LF or CRLF; spaces around the digit
+    /// and trailing blank lines are accepted).
+    public static func parseLabels(_ bytes: UnsafeRawBufferPointer, path: String? = nil) throws -> [UInt8] {
+        var labels = [UInt8]()
+        labels.reserveCapacity(bytes.count / 2 + 1)
+        var line = 1
+        var value: UInt8?  // the current line's label
+        var blankLine = 0  // first blank line in a run, for the error if a label follows it
+        func fail(_ why: String) -> FallDetectError {
+            FallDetectError(.malformedRow, why, path: path, line: line, field: "label")
+        }
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "2"):
+                if value != nil { throw fail("more than one character in a label") }
+                if blankLine != 0 {
+                    line = blankLine
+                    throw fail("blank line before more labels")
+                }
+                value = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "\n"):
+                if let v = value {
+                    labels.append(v)
+                } else if blankLine == 0 {
+                    blankLine = line
+                }
+                value = nil
+                line += 1
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                continue
+            default:
+                throw fail("unexpected byte \(byte) (labels are 0, 1 or 2)")
+            }
+        }
+        if let v = value { labels.append(v) }
+        return labels
+    }
+
+    public static func parseLabels(contentsOf path: String) throws -> [UInt8] {
+        try readFile(path).withUnsafeBytes { try parseLabels($0, path: path) }
+    }
+}
