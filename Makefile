@@ -3,7 +3,7 @@
 
 SHELL := /bin/bash
 SWIFT ?= swift
-APT_PACKAGES := libgps-dev libi2c-dev libbluetooth-dev gpsd gpsd-clients libsqlite3-dev libcrypt-dev xz-utils python3-venv pkg-config
+APT_PACKAGES := libgps-dev libi2c-dev libbluetooth-dev gpsd gpsd-clients libsqlite3-dev libcrypt-dev libboost-dev g++ xz-utils python3-venv pkg-config
 SHARED ?= $(abspath ../shared)
 CACHE := .cache
 BENCH_VENV := Bench/.venv
@@ -43,6 +43,9 @@ test: bootstrap
 	@mkdir -p $(CACHE)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	@# The ring's tests again under ThreadSanitizer (it exits non-zero on a data race).
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	SAMPLE_RING_TEST_ITEMS=10000000 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter SampleRingTests
 
 $(BENCH_VENV)/.ready: Makefile
 	python3 -m venv $(BENCH_VENV)

@@ -10,13 +10,13 @@ struct Detectord: AsyncParsableCommand {
             detects falls and crashes, and runs the emergency workflow. The same engine replays \
             recordings and public datasets for evaluation.
 
-            Available today: replay, synth, probe. The others are named so scripts can rely on the \
+            Available today: replay, synth, probe, drill. The others are named so scripts can rely on the \
             command line; they report that they are not implemented yet.
             """,
         version: DetectordVersion.current,
         subcommands: [
-            ReplayCommand.self, SynthCommand.self, ProbeCommand.self,
-            BenchCommand.self, DrillCommand.self, RunCommand.self, RecordCommand.self,
+            ReplayCommand.self, SynthCommand.self, ProbeCommand.self, DrillCommand.self,
+            BenchCommand.self, RunCommand.self, RecordCommand.self,
             PairCommand.self, StatusCommand.self,
         ]
     )

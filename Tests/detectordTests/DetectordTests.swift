@@ -10,7 +10,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["bench", "drill", "run", "record", "pair", "status"])
+    @Test(arguments: ["bench", "run", "record", "pair", "status"])
     func plannedCommandsSaySoAndExitUnavailable(_ name: String) throws {
         let output = try DetectordProcess.run([name])
         #expect(output.status == 69)

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# All benchmarks; merges their JSON lines into Bench/results/latest.json, one object per metric:
+# name, unit, ours, peer, peer_value, ratio (ours/peer, higher is better), machine.
+# Env: SHARED (../shared), PYTHON (a python with numpy and pandas).
+set -euo pipefail
+bench="$(cd "$(dirname "$0")" && pwd)"
+PYTHON="${PYTHON:-python3}"
+export SHARED PYTHON
+mkdir -p "$bench/results"
+rm -f "$bench/results/"*.jsonl  # intermediate files of this run only
+
+OUT="$bench/results/parse.jsonl" "$bench/parse/run.sh"
+echo "== ring: cfusion_ring vs boost::lockfree::spsc_queue (two threads, cpu0 -> cpu1)"
+"$bench/ring/run.sh" > "$bench/results/ring.jsonl"
+
+machine="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores (nproc), $(uname -m)"
+"$PYTHON" - "$bench/results" "$machine" <<'PY'
+import json, os, sys
+results, machine = sys.argv[1], sys.argv[2]
+rows = [json.loads(l) for l in open(os.path.join(results, "parse.jsonl")) if l.strip()]
+rows.sort(key=lambda r: -r.get("mb_per_s", 0))  # the best of the interleaved rounds first
+def find(**kw):
+    return next((r for r in rows if all(r.get(k) == v for k, v in kw.items())), None)
+metrics = []
+ours = find(name="detectord.SisFallParser", kernel="automatic", output="new")
+reused = find(name="detectord.SisFallParser", kernel="automatic", output="reused")
+for peer in ("numpy.loadtxt", "pandas.read_csv"):
+    p = find(name=peer)
+    if ours and p:
+        metrics.append({"name": f"sisfall_parse_20mb_vs_{peer}", "unit": "MB/s", "ours": round(ours["mb_per_s"], 1),
+                        "peer": f"{peer} {p['version']}", "peer_value": round(p["mb_per_s"], 1),
+                        "ratio": round(ours["mb_per_s"] / p["mb_per_s"], 2), "machine": machine})
+if reused and ours:
+    metrics.append({"name": "sisfall_parse_20mb_reused_buffer", "unit": "MB/s", "ours": round(reused["mb_per_s"], 1),
+                    "peer": "ours, new output array per parse", "peer_value": round(ours["mb_per_s"], 1),
+                    "ratio": round(reused["mb_per_s"] / ours["mb_per_s"], 2), "machine": machine})
+text, cache = find(name="detectord.SisFallDataset.pass", source="text"), find(name="detectord.SisFallDataset.pass", source="cache")
+if text and cache:
+    metrics.append({"name": "sisfall_dataset_pass_cache_vs_text", "unit": "samples/s", "ours": round(cache["samples_per_s"]),
+                    "peer": "ours, same pass from text", "peer_value": round(text["samples_per_s"]),
+                    "ratio": round(cache["samples_per_s"] / text["samples_per_s"], 2), "machine": machine})
+# Benchmarks that already print metric objects: add the machine and take them as they are.
+for extra in ("ring.jsonl", "fusion.jsonl"):
+    path = os.path.join(results, extra)
+    if os.path.exists(path):
+        for line in open(path):
+            if line.strip():
+                metric = json.loads(line)
+                metric["machine"] = machine
+                metrics.append(metric)
+latest = os.path.join(results, "latest.json")
+with open(latest + ".tmp", "w") as f:
+    json.dump(metrics, f, indent=2)
+    f.write("\n")
+os.replace(latest + ".tmp", latest)
+width = max(len(m["name"]) for m in metrics) if metrics else 10
+print(f"{'metric':<{width}}  {'ours':>12}  {'peer value':>12}  {'ratio':>7}  peer")
+for m in metrics:
+    print(f"{m['name']:<{width}}  {m['ours']:>12}  {m['peer_value']:>12}  {m['ratio']:>7}  {m['peer']} ({m['unit']})")
+print(f"wrote {latest} ({len(metrics)} metrics)")
+PY
