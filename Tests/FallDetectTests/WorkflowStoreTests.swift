@@ -98,6 +98,36 @@ import Testing
         }
     }
 
+    @Test func onceAPINIsSetChangingContactsNeedsIt() throws {
+        try withStore { path in
+            let store = try WorkflowStore(path: path)
+            try store.saveContact(Contact(name: "Bob", phone: "+33612345678"))
+            try store.setSetting("pinHash", PINHasher.hash("2468"))
+            let eve = try Contact(name: "Eve", phone: "+33698765432")
+            #expect { try store.saveContact(eve) } throws: { ($0 as? FallDetectError)?.message == "changing contacts needs the PIN" }
+            #expect { try store.saveContact(eve, pin: "1111") } throws: { ($0 as? FallDetectError)?.message == "wrong PIN" }
+            #expect { try store.removeContact(phone: PhoneNumber("+33612345678")!) } throws: { ($0 as? FallDetectError)?.field == "pin" }
+            try store.saveContact(eve, pin: "2468")
+            try store.removeContact(phone: PhoneNumber("+33612345678")!, pin: "2468")
+            #expect(try store.contacts().map(\.name) == ["Eve"])
+        }
+    }
+
+    @Test func incidentsRecordEachEmergencyAndHowItEnded() throws {
+        try withStore { path in
+            let store = try WorkflowStore(path: path)
+            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+            try store.apply(.detection(.automaticFall), at: 10 * s)
+            try store.apply(.imFine, at: 20 * s)
+            try store.apply(.sos(fromKeychain: false), at: 100 * s)
+            try store.apply(.tick, at: 130 * s)
+            let incidents = try store.incidents()
+            #expect(incidents.count == 2)
+            #expect(incidents[0].trigger == "automatic_fall" && incidents[0].endedAt == 20 * s && incidents[0].outcome == "I'm fine" && incidents[0].sentAt == nil)
+            #expect(incidents[1].trigger == "manual" && incidents[1].sentAt == 130 * s && incidents[1].endedAt == nil)
+        }
+    }
+
     @Test func aFileThatIsNotADatabaseIsAClearError() throws {
         try withStore { path in
             try "not sqlite".write(toFile: path, atomically: true, encoding: .utf8)

@@ -128,8 +128,8 @@ public final class DrillRunner {
             let person = try ProtectedPerson(fullName: name, phone: phone, country: country)
             let position = try tx.setting("lastPosition", as: StoredPosition.self)
             try apply(.startProtection(person, gnssConfigured: position != nil, hasFix: position != nil))
-        case .contact(let name, let phone):
-            try tx.saveContact(Contact(name: name, phone: phone, channel: "console"))
+        case .contact(let name, let phone, let pin):
+            try tx.saveContact(Contact(name: name, phone: phone, channel: "console"), pin: pin, at: utc)
         case .setPIN(let pin, let duress):
             try tx.setSetting("pinHash", PINHasher.hash(pin))
             if let duress { try tx.setSetting("duressHash", PINHasher.hash(duress)) }

@@ -58,6 +58,17 @@ public final class WorkflowStore: Sendable {
                 t.column("deliveredAt", .integer)
             }
         }
+        migrator.registerMigration("v2-incidents") { db in
+            // One row per emergency, from its countdown to its end: the history a carer reviews.
+            try db.create(table: "incident") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("trigger", .text).notNull()
+                t.column("startedAt", .integer).notNull()
+                t.column("endedAt", .integer)
+                t.column("outcome", .text)
+                t.column("sentAt", .integer)
+            }
+        }
         return migrator
     }
 
@@ -76,8 +87,12 @@ public final class WorkflowStore: Sendable {
     public func setting<T: Decodable>(_ key: String, as type: T.Type) throws -> T? { try snapshot { try $0.setting(key, as: type) } }
     public func setSetting<T: Encodable>(_ key: String, _ value: T) throws { try transaction { try $0.setSetting(key, value) } }
     public func contacts() throws -> [Contact] { try snapshot { try $0.contacts() } }
-    public func saveContact(_ contact: Contact, limit: Int = 5) throws { try transaction { try $0.saveContact(contact, limit: limit) } }
-    public func removeContact(phone: PhoneNumber) throws { try transaction { try $0.removeContact(phone: phone) } }
+    public func saveContact(_ contact: Contact, pin: String? = nil, limit: Int = 5, at now: Int64 = 0) throws {
+        try transaction { try $0.saveContact(contact, pin: pin, limit: limit, at: now) }
+    }
+    public func removeContact(phone: PhoneNumber, pin: String? = nil, at now: Int64 = 0) throws {
+        try transaction { try $0.removeContact(phone: phone, pin: pin, at: now) }
+    }
     public func workflow() throws -> EmergencyWorkflow { try snapshot { try $0.workflow() } }
     @discardableResult
     public func apply(_ input: WorkflowInput, at now: Int64) throws -> [WorkflowAction] { try transaction { try $0.apply(input, at: now) } }
@@ -88,6 +103,10 @@ public final class WorkflowStore: Sendable {
     public func delivered(_ message: OutboxMessage, at now: Int64) throws -> [WorkflowAction] { try transaction { try $0.delivered(message, at: now) } }
     public func failed(_ message: OutboxMessage, retryAfter: Double, at now: Int64) throws {
         try transaction { try $0.failed(message, retryAfter: retryAfter, at: now) }
+    }
+
+    public func incidents() throws -> [Incident] {
+        try read { db in try Incident.fetchAll(db, sql: "SELECT id, trigger, startedAt, endedAt, outcome, sentAt FROM incident ORDER BY id") }
     }
 
     public func journal() throws -> [JournalEntry] {

@@ -30,8 +30,10 @@ public struct WorkflowTransaction {
         try Contact.fetchAll(db, sql: "SELECT name, phone, channel FROM contact ORDER BY id")
     }
 
-    /// Adds or replaces (by phone number) a contact, at most `limit` of them.
-    public func saveContact(_ contact: Contact, limit: Int = 5) throws {
+    /// Adds or replaces (by phone number) a contact, at most `limit` of them. Once a PIN is set, set-up
+    /// is complete and changing who gets told needs the PIN, so nobody can quietly remove a guardian.
+    public func saveContact(_ contact: Contact, pin: String? = nil, limit: Int = 5, at now: Int64 = 0) throws {
+        try authorize(pin, at: now)
         let exists = try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM contact WHERE phone = ?)", arguments: [contact.phone.e164]) ?? false
         let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM contact") ?? 0
         guard exists || count < limit else {
@@ -42,8 +44,26 @@ public struct WorkflowTransaction {
             arguments: [contact.name, contact.phone.e164, contact.channel])
     }
 
-    public func removeContact(phone: PhoneNumber) throws {
+    public func removeContact(phone: PhoneNumber, pin: String? = nil, at now: Int64 = 0) throws {
+        try authorize(pin, at: now)
         try db.execute(sql: "DELETE FROM contact WHERE phone = ?", arguments: [phone.e164])
+    }
+
+    /// Passes when no PIN is set yet, or when `pin` is the PIN (the duress PIN does not count).
+    /// Wrong tries count towards the same lockout as disarming.
+    func authorize(_ pin: String?, at now: Int64) throws {
+        guard let hash = try setting("pinHash", as: String.self) else { return }
+        guard let pin else { throw FallDetectError(.invalidArgument, "changing contacts needs the PIN", field: "pin") }
+        var lock = try setting("pinLock", as: PINLock.self) ?? PINLock()
+        let outcome = lock.check(pin, pinHash: hash, duressHash: nil, at: now)
+        try setSetting("pinLock", lock)
+        switch outcome {
+        case .verdict(.correct): return
+        case .lockedOut(let seconds):
+            throw FallDetectError(.invalidArgument, "PIN entry locked for \(Int(seconds.rounded(.up))) s", field: "pin")
+        case .verdict:
+            throw FallDetectError(.invalidArgument, "wrong PIN", field: "pin")
+        }
     }
 
     // MARK: The state machine
@@ -62,6 +82,7 @@ public struct WorkflowTransaction {
         for action in actions {
             try journal(action, at: now)
             if case .send(let kind) = action { try queue(kind, at: now) }
+            if case .transition(_, let to, let reason) = action { try recordIncident(to, reason: reason, trigger: machine.trigger, at: now) }
         }
         // Most ticks change nothing; writing nothing then keeps them free of disk syncs.
         if machine != before { try setSetting("workflow", machine) }
@@ -70,6 +91,21 @@ public struct WorkflowTransaction {
 
     /// Rows written so far in this connection: lets a caller tell whether a step wrote anything.
     public var changesSoFar: Int { db.totalChangesCount }
+
+    /// Opens an incident when a countdown starts, stamps when it was sent, and closes it with its
+    /// outcome when the emergency ends or protection resumes.
+    private func recordIncident(_ state: EmergencyState, reason: String, trigger: EmergencyTrigger?, at now: Int64) throws {
+        switch state {
+        case .alertCountdown:
+            try db.execute(sql: "INSERT INTO incident(trigger, startedAt) VALUES (?, ?)", arguments: [trigger?.rawValue ?? "manual", now])
+        case .emergencySending:
+            try db.execute(sql: "UPDATE incident SET sentAt = ? WHERE id = (SELECT MAX(id) FROM incident) AND sentAt IS NULL", arguments: [now])
+        case .noEmergency, .emergencyEnded:
+            try db.execute(sql: "UPDATE incident SET endedAt = ?, outcome = ? WHERE id = (SELECT MAX(id) FROM incident) AND endedAt IS NULL", arguments: [now, reason])
+        case .emergencySent, .emergencySendingFailed:
+            break
+        }
+    }
 
     /// Queues a message the state machine does not decide on (a low keychain battery).
     public func enqueue(_ kind: MessageKind, at now: Int64) throws {

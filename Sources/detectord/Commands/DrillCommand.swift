@@ -8,7 +8,7 @@ struct DrillCommand: ParsableCommand {
         abstract: "Run a scripted emergency timeline on a virtual clock against the real workflow and database.",
         discussion: """
             SCRIPT is JSON lines {"at": SECONDS, "do": ACTION, ...}. Actions: start {name, phone, country}, \
-            contact {name, phone}, set_pin {pin, duress_pin?}, detect {kind: fall|crash}, sos {source}, im_fine, \
+            contact {name, phone, pin (once a PIN is set)}, set_pin {pin, duress_pin?}, detect {kind: fall|crash}, sos {source}, im_fine, \
             quit, call112, survey {answer: didnt_fall|fell|no_help_needed}, cancel, resume, disarm {pin}, \
             position {lat, lon, accuracy_m, speed_mps}, network {up}, battery {percent}, crash, advance. \
             The journal is printed as JSON lines: transition, message, alarm, note, restart and error. \
