@@ -8,6 +8,9 @@ SHARED ?= $(abspath ../shared)
 CACHE := .cache
 BENCH_VENV := Bench/.venv
 BENCH_PIP := numpy pandas
+# The reference implementations the tests compare against (x-io's imufusion, scipy, numpy).
+ORACLE_VENV := Bench/.venv-oracle
+ORACLE_PIP := imufusion==1.3.3 numpy scipy 'setuptools>=77'
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)/detectord
 
 .PHONY: all bootstrap build run test bench demo clean help
@@ -17,7 +20,7 @@ all: build
 help:
 	@echo "make run     build, then replay the synthetic demo recordings through the pipeline"
 	@echo "make test    install what is missing, build, run every test"
-	@echo "make bench   benchmarks against peers (numpy, pandas), writes Bench/results/latest.json"
+	@echo "make bench   benchmarks against peers (numpy, pandas, boost, Fusion C, imufusion); writes Bench/results/latest.json"
 	@echo "make demo    regenerate Datasets/demo/ (synthetic recordings)"
 	@echo "make clean   remove build output and caches"
 
@@ -39,7 +42,7 @@ build: bootstrap
 run: build
 	$(RELEASE_BIN) replay Datasets/demo --speed 8
 
-test: bootstrap
+test: bootstrap $(ORACLE_VENV)/.ready
 	@mkdir -p $(CACHE)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
@@ -47,12 +50,17 @@ test: bootstrap
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	SAMPLE_RING_TEST_ITEMS=10000000 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter SampleRingTests
 
+$(ORACLE_VENV)/.ready: Makefile
+	python3 -m venv $(ORACLE_VENV)
+	$(ORACLE_VENV)/bin/pip install -q $(ORACLE_PIP)
+	touch $@
+
 $(BENCH_VENV)/.ready: Makefile
 	python3 -m venv $(BENCH_VENV)
 	$(BENCH_VENV)/bin/pip install -q $(BENCH_PIP)
 	touch $@
 
-bench: bootstrap $(BENCH_VENV)/.ready
+bench: bootstrap $(BENCH_VENV)/.ready $(ORACLE_VENV)/.ready
 	SHARED=$(SHARED) PYTHON=$(abspath $(BENCH_VENV))/bin/python Bench/run.sh
 
 demo: bootstrap
@@ -60,4 +68,4 @@ demo: bootstrap
 	$(RELEASE_BIN) synth Datasets/demo
 
 clean:
-	rm -rf .build .build-* Bench/.build $(CACHE) $(BENCH_VENV)
+	rm -rf .build .build-* Bench/.build $(CACHE) $(BENCH_VENV) $(ORACLE_VENV)

@@ -12,6 +12,8 @@ rm -f "$bench/results/"*.jsonl  # intermediate files of this run only
 OUT="$bench/results/parse.jsonl" "$bench/parse/run.sh"
 echo "== ring: cfusion_ring vs boost::lockfree::spsc_queue (two threads, cpu0 -> cpu1)"
 "$bench/ring/run.sh" > "$bench/results/ring.jsonl"
+echo "== fusion: AHRS one stream and many streams vs x-io Fusion C and imufusion"
+"$bench/fusion/run.sh" > "$bench/results/fusion.jsonl"
 
 machine="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores (nproc), $(uname -m)"
 "$PYTHON" - "$bench/results" "$machine" <<'PY'

@@ -24,6 +24,9 @@ _Static_assert(_Alignof(cfusion_sample) == 8, "cfusion_sample is 8-byte aligned"
 
 #include "cfusion_sisfall.h"
 #include "cfusion_crc32c.h"
+#include "cfusion_ahrs.h"
+#include "cfusion_ahrs_lanes.h"
+#include "cfusion_features.h"
 #include "cfusion_ring.h"
 
 #ifdef __cplusplus
