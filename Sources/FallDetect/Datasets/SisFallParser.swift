@@ -92,31 +92,9 @@ public enum SisFallParser {
         return FallDetectError(code, "\(reason) at column \(r.column)", path: path, line: r.line, field: field)
     }
 
-    /// The whole file in memory, read with one `read` loop (page cache to user memory runs at
-    /// many GB/s, so mmap would buy nothing here and complicate lifetimes).
+    /// The whole file in memory.
     public static func readFile(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 { throw FallDetectError.io("cannot open", path: path, errno: errno) }
-        defer { close(fd) }
-        var info = stat()
-        if fstat(fd, &info) != 0 { throw FallDetectError.io("cannot stat", path: path, errno: errno) }
-        let size = Int(info.st_size)
-        var failure: Int32 = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            count = 0
-            while count < size {
-                let n = read(fd, buffer.baseAddress! + count, size - count)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                if n == 0 { break }  // the file shrank while we read it
-                count += n
-            }
-        }
-        if failure != 0 { throw FallDetectError.io("cannot read", path: path, errno: failure) }
-        return bytes
+        try FileContents.read(path, what: "file")
     }
 }
 

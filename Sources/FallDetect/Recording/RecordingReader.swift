@@ -25,7 +25,7 @@ public struct RecordingReader: Sendable {
 
     /// Reads and decodes the file at `path`.
     public func read(path: String) throws(FallDetectError) -> Result {
-        try decode(Self.readFile(path), path: path)
+        try decode(FileContents.read(path, what: "recording"), path: path)
     }
 
     /// Decodes a recording held in memory; `path` only labels the problems.
@@ -104,42 +104,6 @@ public struct RecordingReader: Sendable {
     }
 
     // MARK: Files and ordering
-
-    static func readFile(_ path: String) throws(FallDetectError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FallDetectError.io("cannot open recording", path: path, errno: errno) }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else { throw FallDetectError.io("cannot stat recording", path: path, errno: errno) }
-        // Read what the file holds now straight into the array; a live file may grow meanwhile,
-        // so go on in chunks until end of file.
-        var failure: Int32?
-        let expected = max(0, Int(status.st_size))
-        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
-            count = 0
-            while count < expected {
-                let n = systemRead(fd, buffer.baseAddress! + count, expected - count)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                if n == 0 { return }
-                count += n
-            }
-        }
-        if let failure { throw FallDetectError.io("cannot read recording", path: path, errno: failure) }
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FallDetectError.io("cannot read recording", path: path, errno: errno)
-            }
-            if n == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<n])
-        }
-    }
 
     /// A stable sort by time stamp, skipped when the stream is already in order (the usual case).
     static func timeOrdered<T>(_ items: [T], _ time: (T) -> Int64) -> [T] {
@@ -345,5 +309,3 @@ private func hex<T: FixedWidthInteger>(_ value: T) -> String {
     return "0x" + String(repeating: "0", count: max(0, T.bitWidth / 4 - digits.count)) + digits
 }
 
-// File-scope so that `read` means the system call, not `RecordingReader.read(path:)`.
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }
