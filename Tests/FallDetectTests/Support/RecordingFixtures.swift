@@ -81,14 +81,9 @@ enum RecordingFixtures {
 
     /// Deterministic bytes for fuzzing (SplitMix64, like the generator; no system randomness).
     struct Bytes {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        private var random: SyntheticRandom
+        init(state: UInt64) { random = SyntheticRandom(seed: state) }
+        mutating func next() -> UInt64 { random.next() }
         mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
         mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) } }
     }
