@@ -12,12 +12,6 @@ extension PlannedCommand {
     }
 }
 
-struct BenchCommand: PlannedCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "bench",
-        abstract: "Evaluate detectors over a dataset (not implemented yet).")
-}
-
 struct RunCommand: PlannedCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
