@@ -299,12 +299,12 @@ int main() {
     const std::string boost_name = "boost::lockfree::spsc_queue " + std::to_string(BOOST_VERSION / 100000) + "." +
                                    std::to_string(BOOST_VERSION / 100 % 1000);
     std::vector<Metric> metrics = {
-        {"ring_single_item_cap1024", boost_name + " push/pop", {}, {}},
-        {"ring_batched64_cap1024", boost_name + " push/pop", {}, {}},
-        {"ring_batched64_cap1024_vs_boost_bulk", boost_name + " push(T*,n)/pop(T*,n)", {}, {}},
-        {"ring_single_item_cap65536", boost_name + " push/pop", {}, {}},
-        {"ring_batched64_cap65536", boost_name + " push/pop", {}, {}},
-        {"ring_batched64_cap65536_vs_boost_bulk", boost_name + " push(T*,n)/pop(T*,n)", {}, {}},
+        {"ring_single_item_cap1024", boost_name + " push/pop", {}, {}, {}},
+        {"ring_batched64_cap1024", boost_name + " push/pop", {}, {}, {}},
+        {"ring_batched64_cap1024_vs_boost_bulk", boost_name + " push(T*,n)/pop(T*,n)", {}, {}, {}},
+        {"ring_single_item_cap65536", boost_name + " push/pop", {}, {}, {}},
+        {"ring_batched64_cap65536", boost_name + " push/pop", {}, {}, {}},
+        {"ring_batched64_cap65536_vs_boost_bulk", boost_name + " push(T*,n)/pop(T*,n)", {}, {}, {}},
     };
 
     int64_t errors = 0;
