@@ -10,14 +10,14 @@ struct Detectord: AsyncParsableCommand {
             detects falls and crashes, and runs the emergency workflow. The same engine replays \
             recordings and public datasets for evaluation.
 
-            Available today: replay, synth, probe, drill. The others are named so scripts can rely on the \
+            Available today: replay, synth, probe, drill, status. The others are named so scripts can rely on the \
             command line; they report that they are not implemented yet.
             """,
         version: DetectordVersion.current,
         subcommands: [
             ReplayCommand.self, SynthCommand.self, ProbeCommand.self, DrillCommand.self,
-            BenchCommand.self, RunCommand.self, RecordCommand.self,
-            PairCommand.self, StatusCommand.self,
+            StatusCommand.self, BenchCommand.self, RunCommand.self, RecordCommand.self,
+            PairCommand.self,
         ]
     )
 }

@@ -29,9 +29,3 @@ struct PairCommand: PlannedCommand {
         commandName: "pair",
         abstract: "Pair a Bluetooth LE keychain button (not implemented yet).")
 }
-
-struct StatusCommand: PlannedCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "status",
-        abstract: "Show the running daemon's state (not implemented yet).")
-}

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+@testable import detectord
+
+@Suite struct StatusCommandTests {
+    @Test func showsTheStateCountdownsContactsAndIncidents() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("status-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("w.sqlite").path
+        let script = dir.appendingPathComponent("s.jsonl").path
+        // A keychain SOS at drill second 2 that goes out at 32; the drill's clock starts 2026-01-01T12:00Z.
+        try """
+            {"at": 0, "do": "start", "name": "Ada Lovelace", "phone": "+447700900123", "country": "GB"}
+            {"at": 0, "do": "contact", "name": "Charles", "phone": "+447700900456"}
+            {"at": 2, "do": "sos", "source": "keychain"}
+            {"at": 40, "do": "advance"}
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        #expect(try DetectordProcess.run(["drill", script, "--db", db]).status == 0)
+
+        let output = try DetectordProcess.run(["status", "--db", db, "--at", "1767268900"]) // drill second 100
+        #expect(output.status == 0, "\(output.standardError)")
+        let text = output.standardOutput
+        #expect(text.contains("protection: on for Ada Lovelace (+447700900123, GB)"))
+        #expect(text.contains("state:      EMERGENCY_SENT"))
+        #expect(text.contains("keychain:   next message in 03:52"), "repeats 5 min after sending at 32 s")
+        #expect(text.contains("contacts:   Charles +447700900456 (console)"))
+        #expect(text.contains("incident 1: manual at 2026-01-01T12:00:02Z, sent at 2026-01-01T12:00:32Z, ongoing"))
+    }
+
+    @Test func aMissingDatabaseIsNamed() throws {
+        let output = try DetectordProcess.run(["status", "--db", "/nonexistent/w.sqlite"])
+        #expect(output.status == 66)
+        #expect(output.standardError.contains("/nonexistent/w.sqlite: no such database"))
+    }
+
+    @Test func clockShowsMinutesAndSeconds() {
+        #expect(StatusCommand.clock(0) == "00:00")
+        #expect(StatusCommand.clock(59.2) == "01:00")
+        #expect(StatusCommand.clock(299) == "04:59")
+        #expect(StatusCommand.clock(3600) == "60:00")
+    }
+}
