@@ -396,5 +396,3 @@ private final class Flag: Sendable {
     var isSet: Bool { value.load(ordering: .acquiring) }
 }
 
-/// The project's seedable generator, so every run draws the same batch sizes.
-private typealias SplitMix64 = SyntheticRandom

@@ -313,5 +313,5 @@ import Testing
     }
 
     /// The project's seedable generator, so a failing fuzz case can be replayed.
-    typealias SplitMix = SyntheticRandom
+    typealias SplitMix = SplitMix64
 }

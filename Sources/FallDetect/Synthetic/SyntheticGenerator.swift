@@ -91,7 +91,7 @@ public struct SyntheticGenerator: Sendable {
         /// Vertical acceleration amplitude of each step, g.
         var bounce: Double
 
-        init(_ rng: inout SyntheticRandom) {
+        init(_ rng: inout SplitMix64) {
             stepRate = rng.uniform(1.8...2.0)
             bounce = rng.uniform(0.25...0.35)
         }
@@ -296,7 +296,7 @@ public struct SyntheticGenerator: Sendable {
     /// A 1 Hz gpsd-like track: 3D fixes moving along a slowly wandering heading at 20–25 km/h from
     /// a start near Zürich, then the speed falls to zero within 2.5 s of the crash. Each fix
     /// arrives 0.35 s after its UTC epoch; track is absent when standing (receivers report none).
-    static func track(_ rng: inout SyntheticRandom, crashTime: Double, duration: Double, startUTC: Int64) -> [GNSSFix] {
+    static func track(_ rng: inout SplitMix64, crashTime: Double, duration: Double, startUTC: Int64) -> [GNSSFix] {
         var latitude = 47.3769 + rng.uniform(-0.02...0.02)
         var longitude = 8.5417 + rng.uniform(-0.02...0.02)
         let altitude = rng.uniform(400...440)

@@ -15,7 +15,7 @@ struct SyntheticMotion {
     static let period = 1 / sampleRate
     static let periodNanoseconds: Int64 = 10_000_000
 
-    var rng: SyntheticRandom
+    var rng: SplitMix64
     private(set) var samples: [IMUSample] = []
     private(set) var events: [RecordedEvent] = []
     /// The attitude at the next sample; each segment starts from here.
@@ -32,7 +32,7 @@ struct SyntheticMotion {
     let gyroscopeRange: Double
 
     init(seed: UInt64, attitude: SIMD3<Double>, sensor: SensorInfo) {
-        var rng = SyntheticRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         accelerometerBias = SIMD3(rng.uniform(-0.01...0.01), rng.uniform(-0.01...0.01), rng.uniform(-0.01...0.01))
         gyroscopeBias = SIMD3(rng.uniform(-0.01...0.01), rng.uniform(-0.01...0.01), rng.uniform(-0.01...0.01))
         self.rng = rng
@@ -66,7 +66,7 @@ struct SyntheticMotion {
     /// Emits `seconds` of samples. `pose` is called once per step, in order, for t = 0, Δt, …,
     /// seconds (so it may keep filter state and draw noise from the generator it is handed); the
     /// attitude it gives for t = 0 is replaced by the current one, so segments join without jumps.
-    mutating func run(_ seconds: Double, _ pose: (Double, inout SyntheticRandom) -> Pose) {
+    mutating func run(_ seconds: Double, _ pose: (Double, inout SplitMix64) -> Pose) {
         let count = Int((seconds * Self.sampleRate).rounded())
         guard count > 0 else { return }
         var current = pose(0, &rng)

@@ -81,8 +81,8 @@ enum RecordingFixtures {
 
     /// Deterministic bytes for fuzzing (SplitMix64, like the generator; no system randomness).
     struct Bytes {
-        private var random: SyntheticRandom
-        init(state: UInt64) { random = SyntheticRandom(seed: state) }
+        private var random: SplitMix64
+        init(state: UInt64) { random = SplitMix64(seed: state) }
         mutating func next() -> UInt64 { random.next() }
         mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
         mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) } }

@@ -4,23 +4,9 @@ import Glibc
 import Darwin
 #endif
 
-/// SplitMix64: a tiny, well-mixed generator whose sequence depends only on its seed, so synthetic
-/// recordings are reproducible byte for byte (the system generator is neither seeded nor stable).
-struct SyntheticRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The distributions the motion generator draws from, on the project's seeded generator so
+/// synthetic recordings are reproducible byte for byte (the system generator is neither seeded nor stable).
+extension SplitMix64 {
     /// Uniform in [0, 1), from the top 53 bits.
     mutating func uniform() -> Double {
         Double(next() >> 11) * 0x1p-53

@@ -1,0 +1,311 @@
+import FallDetect
+
+/// The conversation with one modem: the open port, and what was sent and reported so far. Used by
+/// one thread at a time (`GSMModemChannel` holds it behind a lock on its own queue).
+final class ModemSession {
+    let path: String
+    let baudRate: Int
+    let settings: GSMModemSettings
+    private var port: SerialPort?
+    private var random: SplitMix64
+    /// Status reports seen, by message reference. References are 0–255 and wrap: an entry is
+    /// removed once used.
+    private var reports: [Int: Int] = [:]
+    /// Parts of messages sent but not yet settled, by idempotency key.
+    private var sent: [String: [PartState]] = [:]
+    /// The attempt number of the message being delivered, for the backoff.
+    private var attempt = 1
+
+    enum PartState: Equatable {
+        case unsent
+        case awaitingReport(reference: Int, since: Double)
+        case delivered(reference: Int)
+        case failed(reference: Int, status: Int)
+    }
+
+    /// A reply that ends a command.
+    enum Final: Equatable {
+        case ok
+        case error
+        case cms(code: Int?, text: String)
+        case cme(code: Int?, text: String)
+        case timeout
+    }
+
+    /// Ends an attempt early with an outcome.
+    struct Stop: Error {
+        var outcome: DeliveryOutcome
+        /// After a timeout a late reply may still come and be taken for the answer to the next
+        /// command; reopening the port (which flushes its input) starts the next attempt clean.
+        var closePort = false
+    }
+
+    init(path: String, baudRate: Int, settings: GSMModemSettings, seed: UInt64?) {
+        self.path = path
+        self.baudRate = baudRate
+        self.settings = settings
+        random = seed.map { SplitMix64(seed: $0) } ?? SplitMix64()
+    }
+
+    func close() {
+        port?.close()
+        port = nil
+    }
+
+    func deliver(_ message: OutgoingMessage) -> DeliveryOutcome {
+        guard let number = PhoneNumber(message.recipient) else {
+            return .permanentFailure(reason: "\"\(message.recipient)\" is not an E.164 number")
+        }
+        let sms = TextModeSMS(message.text)
+        attempt = max(1, message.attempt)
+        do {
+            let port = try openPort()
+            try drain(port)
+            // Reports that came in belong to whichever message owns the reference: settle them all,
+            // so a report is used by its own message before a wrapped reference could reuse it.
+            for key in sent.keys { sent[key] = settle(sent[key] ?? []) }
+            var parts = sent[message.idempotencyKey] ?? []
+            if parts.count != sms.parts.count { parts = Array(repeating: .unsent, count: sms.parts.count) }
+            parts = settle(parts)
+            let now = SerialPort.now()
+            let toSend = parts.indices.filter { index in
+                switch parts[index] {
+                case .unsent: true
+                case .awaitingReport(_, let since): now - since >= settings.resendAfter
+                case .delivered, .failed: false
+                }
+            }
+            if !toSend.isEmpty, !parts.contains(where: { if case .failed = $0 { true } else { false } }) {
+                try prepare(port, charset: sms.charset)
+                for index in toSend {
+                    let reference = try submit(port, to: number, body: sms.body(sms.parts[index]), charset: sms.charset)
+                    parts[index] = settings.requireDeliveryReport
+                        ? .awaitingReport(reference: reference, since: SerialPort.now())
+                        : .delivered(reference: reference)
+                    sent[message.idempotencyKey] = parts
+                }
+                parts = try awaitReports(port, parts)
+            }
+            return conclude(message, parts)
+        } catch let stop as Stop {
+            if stop.closePort { close() }
+            if case .permanentFailure = stop.outcome { sent[message.idempotencyKey] = nil }
+            return stop.outcome
+        } catch let error as FallDetectError {
+            // The line failed (modem unplugged, reset): reopen on the next attempt.
+            close()
+            return .retryAfter(seconds: backoff(), reason: "modem on \(path): \(error.description)")
+        } catch {
+            close()
+            return .retryAfter(seconds: backoff(), reason: "modem on \(path): \(error)")
+        }
+    }
+
+    // MARK: - The AT conversation
+
+    private func openPort() throws(FallDetectError) -> SerialPort {
+        if let port { return port }
+        let opened = try SerialPort(path: path, baudRate: baudRate)
+        port = opened
+        return opened
+    }
+
+    /// Echo off, numeric errors, text mode, status reports routed to us as +CDS, then the checks
+    /// that make sending pointless: no signal, not registered.
+    private func prepare(_ port: SerialPort, charset: TextModeSMS.Charset) throws {
+        try expectOK(port, "AT")
+        try expectOK(port, "ATE0")
+        try expectOK(port, "AT+CMEE=1")
+        try expectOK(port, "AT+CMGF=1")
+        if settings.requireDeliveryReport {
+            // mode 2, incoming SMS noted as +CMTI, no broadcasts, ds=1: status reports come as +CDS lines.
+            try expectOK(port, "AT+CNMI=2,1,0,1,0")
+        }
+        let (signalLines, _) = try expectOK(port, "AT+CSQ")
+        for case .signal(let rssi, _) in signalLines where rssi == 99 || rssi == 199 {
+            throw Stop(outcome: .retryAfter(seconds: backoff(), reason: "no signal (+CSQ: \(rssi))"))
+        }
+        let (registrationLines, _) = try expectOK(port, "AT+CREG?")
+        for case .registration(let status) in registrationLines where ![1, 5, 6, 7].contains(status) {
+            let meaning = [0: "not searching", 2: "searching", 3: "registration denied", 4: "unknown"][status] ?? "status \(status)"
+            throw Stop(outcome: .retryAfter(seconds: backoff(), reason: "not registered on a network (+CREG: \(meaning))"))
+        }
+        try expectOK(port, "AT+CSCS=\"\(charset.rawValue)\"")
+        // fo 17 = SMS-SUBMIT with a relative validity period; +32 asks for a status report.
+        // vp 167 = 24 h; dcs 0 = GSM 7-bit, 8 = UCS-2.
+        let firstOctet = settings.requireDeliveryReport ? 49 : 17
+        try expectOK(port, "AT+CSMP=\(firstOctet),167,0,\(charset == .gsm ? 0 : 8)")
+    }
+
+    /// AT+CMGS, the prompt, the body and Ctrl-Z; returns the message reference.
+    private func submit(_ port: SerialPort, to number: PhoneNumber, body: [UInt8], charset: TextModeSMS.Charset) throws -> Int {
+        // Under AT+CSCS="UCS2" every string parameter is UCS-2 hex, the number included.
+        let address = charset == .ucs2 ? UCS2Hex.encode(number.e164) : number.e164
+        try port.write("AT+CMGS=\"\(address)\"\r", timeout: settings.commandTimeout)
+        let promptDeadline = SerialPort.now() + settings.submitTimeout
+        waiting: while true {
+            switch try port.readPrompt("> ", timeout: promptDeadline - SerialPort.now()) {
+            case .prompt:
+                break waiting
+            case .line(let text):
+                // A status report for an earlier part, noise, or the error that replaces the prompt.
+                let line = ModemLine(text)
+                record(line)
+                try failIfFinal(line, during: "AT+CMGS")
+            case .timeout:
+                // ESC abandons any half-open text entry so the next command starts clean.
+                try port.write([0x1B], timeout: settings.commandTimeout)
+                throw Stop(outcome: .retryAfter(seconds: backoff(), reason: "no \"> \" prompt after AT+CMGS within \(settings.submitTimeout) s"), closePort: true)
+            }
+        }
+        try port.write(body + [0x1A], timeout: settings.commandTimeout)
+        var reference: Int?
+        let final = try readFinal(port, timeout: settings.submitTimeout) { line in
+            if case .messageReference(let value) = line {
+                reference = value
+                // References wrap at 256: a report kept from an earlier SMS with the same number
+                // must not confirm this one.
+                reports[value] = nil
+            }
+        }
+        try failIfNotOK(final, during: "AT+CMGS")
+        guard let reference else {
+            // Accepted or not, we cannot match a report to it; sending again risks a duplicate,
+            // which is better than an alert that may not have left.
+            throw Stop(outcome: .retryAfter(seconds: backoff(), reason: "the modem answered OK to AT+CMGS without a readable +CMGS reference"))
+        }
+        return reference
+    }
+
+    /// Waits up to `reportWait` for a report on every part still awaiting one.
+    private func awaitReports(_ port: SerialPort, _ parts: [PartState]) throws(FallDetectError) -> [PartState] {
+        var parts = settle(parts)
+        let deadline = SerialPort.now() + settings.reportWait
+        while parts.contains(where: { if case .awaitingReport = $0 { true } else { false } }) {
+            let left = deadline - SerialPort.now()
+            guard left > 0, let line = try port.readLine(timeout: left) else { break }
+            record(ModemLine(line))
+            parts = settle(parts)
+        }
+        return parts
+    }
+
+    /// Applies the reports seen so far to the parts awaiting them.
+    private func settle(_ parts: [PartState]) -> [PartState] {
+        parts.map { part in
+            guard case .awaitingReport(let reference, _) = part, let status = reports[reference] else { return part }
+            switch SMSErrorClass.report(status) {
+            case .stillTrying:
+                return part
+            case .delivered:
+                reports[reference] = nil
+                return .delivered(reference: reference)
+            case .permanentError:
+                reports[reference] = nil
+                return .failed(reference: reference, status: status)
+            case .temporaryError:
+                reports[reference] = nil
+                return .unsent
+            }
+        }
+    }
+
+    private func conclude(_ message: OutgoingMessage, _ parts: [PartState]) -> DeliveryOutcome {
+        var references: [String] = []
+        var waiting: [String] = []
+        for part in parts {
+            switch part {
+            case .failed(let reference, let status):
+                sent[message.idempotencyKey] = nil
+                return .permanentFailure(reason: "the network gave up on SMS ref \(reference) (status report 0x\(String(status, radix: 16)))")
+            case .delivered(let reference):
+                references.append(String(reference))
+            case .awaitingReport(let reference, _):
+                waiting.append(String(reference))
+            case .unsent:
+                break
+            }
+        }
+        if references.count == parts.count {
+            sent[message.idempotencyKey] = nil
+            return .delivered(reference: "sms " + references.joined(separator: ","))
+        }
+        sent[message.idempotencyKey] = parts
+        if !waiting.isEmpty, waiting.count + references.count == parts.count {
+            return .retryAfter(seconds: settings.reportPollInterval, reason: "accepted as SMS ref \(waiting.joined(separator: ",")), no delivery report yet")
+        }
+        return .retryAfter(seconds: backoff(), reason: "the network failed temporarily to deliver part of the SMS; it will be sent again")
+    }
+
+    // MARK: - Reading replies
+
+    @discardableResult
+    private func expectOK(_ port: SerialPort, _ command: String) throws -> ([ModemLine], Final) {
+        try port.write(command + "\r", timeout: settings.commandTimeout)
+        var lines: [ModemLine] = []
+        let final = try readFinal(port, timeout: settings.commandTimeout) { lines.append($0) }
+        try failIfNotOK(final, during: command)
+        return (lines, final)
+    }
+
+    /// Reads lines until a final result; status reports met on the way are recorded, everything
+    /// else goes to `each` (echoes and noise included: callers look only for what they know).
+    private func readFinal(_ port: SerialPort, timeout: Double, _ each: (ModemLine) -> Void) throws(FallDetectError) -> Final {
+        let deadline = SerialPort.now() + timeout
+        while true {
+            let left = deadline - SerialPort.now()
+            guard left > 0, let text = try port.readLine(timeout: left) else { return .timeout }
+            let line = ModemLine(text)
+            switch line {
+            case .ok: return .ok
+            case .error: return .error
+            case .cmsError(let code, let text): return .cms(code: code, text: text)
+            case .cmeError(let code, let text): return .cme(code: code, text: text)
+            case .statusReport: record(line)
+            default: each(line)
+            }
+        }
+    }
+
+    /// Status reports that arrived while no message was being sent.
+    private func drain(_ port: SerialPort) throws(FallDetectError) {
+        while let text = try port.readLine(timeout: 0.01) { record(ModemLine(text)) }
+    }
+
+    private func record(_ line: ModemLine) {
+        if case .statusReport(let reference, let status) = line { reports[reference] = status }
+    }
+
+    private func failIfFinal(_ line: ModemLine, during command: String) throws {
+        switch line {
+        case .error: try failIfNotOK(.error, during: command)
+        case .cmsError(let code, let text): try failIfNotOK(.cms(code: code, text: text), during: command)
+        case .cmeError(let code, let text): try failIfNotOK(.cme(code: code, text: text), during: command)
+        default: break
+        }
+    }
+
+    private func failIfNotOK(_ final: Final, during command: String) throws {
+        switch final {
+        case .ok:
+            return
+        case .timeout:
+            throw Stop(outcome: .retryAfter(seconds: backoff(), reason: "the modem did not answer \(command) within the timeout"), closePort: true)
+        case .error:
+            // Plain ERROR says nothing about the cause: assume it may pass.
+            throw Stop(outcome: .retryAfter(seconds: backoff(), reason: "the modem answered ERROR to \(command)"))
+        case .cme(let code, let text):
+            throw Stop(outcome: .retryAfter(seconds: backoff(), reason: "+CME ERROR: \(code.map(String.init) ?? text) after \(command)"))
+        case .cms(let code, let text):
+            if let code, let meaning = SMSErrorClass.permanentCMS[code] {
+                throw Stop(outcome: .permanentFailure(reason: "+CMS ERROR: \(code) (\(meaning)) after \(command)"))
+            }
+            throw Stop(outcome: .retryAfter(seconds: backoff(), reason: "+CMS ERROR: \(code.map(String.init) ?? text) after \(command)"))
+        }
+    }
+
+    /// A jittered delay for the attempt in progress, so repeated failures back off further.
+    private func backoff() -> Double {
+        settings.retry.delay(afterAttempt: attempt, using: &random)
+    }
+}

@@ -1,0 +1,308 @@
+import Foundation
+import Testing
+@testable import DeviceLink
+import FallDetect
+
+/// The channel against `ModemSimulator` on a real pseudo-terminal: the same termios, poll and
+/// byte stream as a USB modem, with replies the test chooses.
+@Suite struct GSMModemChannelTests {
+    static let number = "+33612345678"
+
+    static func settings(_ change: (inout GSMModemSettings) -> Void = { _ in }) -> GSMModemSettings {
+        var settings = GSMModemSettings()
+        // Generous for a loaded 2-core CI machine; the simulator answers in milliseconds.
+        settings.commandTimeout = 3
+        settings.submitTimeout = 3
+        settings.reportWait = 3
+        settings.reportPollInterval = 30
+        settings.retry = RetryPolicy(base: 30, maximum: 300, minimum: 1)
+        change(&settings)
+        return settings
+    }
+
+    static func message(_ text: String, key: String = "incident-1/alert/+33612345678", attempt: Int = 1, to recipient: String = number) -> OutgoingMessage {
+        let payload = EmergencyPayload(
+            kind: .alert, text: text, trigger: .automaticFall, isTest: false, timestamp: Date(timeIntervalSince1970: 1_767_268_800),
+            sequence: 1, deviceID: "dev-1", personID: "person-1")
+        return OutgoingMessage(idempotencyKey: key, kind: .alert, recipient: recipient, text: text, payload: payload, attempt: attempt)
+    }
+
+    /// Runs `body` with a simulator and a channel on it, and always stops the simulator.
+    func withModem(
+        _ behavior: ModemSimulator.Behavior = ModemSimulator.Behavior(), settings: GSMModemSettings = settings(),
+        _ body: (ModemSimulator, GSMModemChannel) async throws -> Void
+    ) async throws {
+        let modem = try ModemSimulator(behavior)
+        defer { modem.stop() }
+        let channel = GSMModemChannel(devicePath: modem.devicePath, settings: settings, seed: 7)
+        try await body(modem, channel)
+        await channel.close()
+    }
+
+    @Test func gsm7TextIsSentAndConfirmedByItsStatusReport() async throws {
+        let text = "ALERT! Jane Doe has activated their fall detector alarm and may be in an emergency situation."
+        try await withModem { modem, channel in
+            let outcome = await channel.deliver(Self.message(text))
+            #expect(outcome == .delivered(reference: "sms 41"))
+            let commands = modem.commands
+            for expected in ["AT", "ATE0", "AT+CMEE=1", "AT+CMGF=1", "AT+CNMI=2,1,0,1,0", "AT+CSQ", "AT+CREG?", "AT+CSCS=\"GSM\"", "AT+CSMP=49,167,0,0"] {
+                #expect(commands.contains(expected), "missing \(expected) in \(commands)")
+            }
+            #expect(commands.last == "AT+CMGS=\"+33612345678\"")
+            #expect(modem.submitted == [ModemSimulator.Submitted(address: Self.number, charset: "GSM", body: Array(text.utf8))])
+        }
+    }
+
+    @Test func gsmOnlyCharactersGoAsTheirGSMCodes() async throws {
+        try await withModem { modem, channel in
+            let outcome = await channel.deliver(Self.message("Café_$5"))
+            #expect(outcome.isDelivered)
+            // é = 0x05, _ = 0x11, $ = 0x02 in GSM 03.38; not their ASCII or UTF-8 bytes.
+            #expect(modem.submitted.first?.body == [0x43, 0x61, 0x66, 0x05, 0x11, 0x02, 0x35])
+        }
+    }
+
+    @Test func ucs2TextAndNumberGoAsHex() async throws {
+        try await withModem { modem, channel in
+            let outcome = await channel.deliver(Self.message("Łódź 112"))
+            #expect(outcome == .delivered(reference: "sms 41"))
+            #expect(modem.commands.contains("AT+CSCS=\"UCS2\""))
+            #expect(modem.commands.contains("AT+CSMP=49,167,0,8"))
+            let submitted = try #require(modem.submitted.first)
+            #expect(submitted.charset == "UCS2")
+            #expect(submitted.address == "002B00330033003600310032003300340035003600370038")
+            #expect(String(decoding: submitted.body, as: UTF8.self) == "014100F30064017A0020003100310032")
+        }
+    }
+
+    @Test func aLongTextGoesAsNumberedSMSEachWithItsReport() async throws {
+        let sentence = "Last known location was 12 Rue de Rivoli 48.85661, 2.35222 at 14:05 CET on 22 Nov. "
+        let text = String(repeating: sentence, count: 5).trimmingCharacters(in: .whitespaces)
+        try await withModem { modem, channel in
+            let outcome = await channel.deliver(Self.message(text))
+            #expect(outcome == .delivered(reference: "sms 41,42,43"))
+            let bodies = modem.submitted.map { String(decoding: $0.body, as: UTF8.self) }
+            #expect(bodies.count == 3)
+            for (index, body) in bodies.enumerated() {
+                #expect(body.hasPrefix("(\(index + 1)/3) "))
+                #expect(body.count <= 160)
+            }
+            #expect(bodies.map { String($0.dropFirst(6)) }.joined() == text)
+        }
+    }
+
+    @Test func noSignalRetriesWithoutSending() async throws {
+        var behavior = ModemSimulator.Behavior()
+        behavior.rssi = 99
+        try await withModem(behavior) { modem, channel in
+            let outcome = await channel.deliver(Self.message("Help"))
+            guard case .retryAfter(let seconds, let reason) = outcome else {
+                Issue.record("expected a retry, got \(outcome)")
+                return
+            }
+            #expect(reason.contains("no signal"))
+            #expect((1...30).contains(seconds))
+            #expect(modem.submitted.isEmpty)
+        }
+    }
+
+    @Test func notRegisteredRetriesWithoutSending() async throws {
+        var behavior = ModemSimulator.Behavior()
+        behavior.registration = 2
+        try await withModem(behavior) { modem, channel in
+            let outcome = await channel.deliver(Self.message("Help"))
+            guard case .retryAfter(_, let reason) = outcome else {
+                Issue.record("expected a retry, got \(outcome)")
+                return
+            }
+            #expect(reason.contains("not registered") && reason.contains("searching"))
+            #expect(!modem.commands.contains { $0.hasPrefix("AT+CMGS") })
+        }
+    }
+
+    @Test(arguments: [
+        (38, false), // network out of order: transient
+        (42, false), // congestion
+        (331, false), // no network service
+        (500, false), // unknown error
+        (1, true), // unassigned number: the same SMS will fail again
+        (21, true), // short message transfer rejected
+        (305, true), // invalid text mode parameter
+    ])
+    func cmsErrorsRetryOrFailForGood(code: Int, permanent: Bool) async throws {
+        var behavior = ModemSimulator.Behavior()
+        behavior.submitReply = .cmsError(code)
+        try await withModem(behavior) { _, channel in
+            let outcome = await channel.deliver(Self.message("Help"))
+            switch outcome {
+            case .permanentFailure(let reason):
+                #expect(permanent, "\(code) should retry: \(reason)")
+                #expect(reason.contains("+CMS ERROR: \(code)"))
+            case .retryAfter(_, let reason):
+                #expect(!permanent, "\(code) should be permanent: \(reason)")
+                #expect(reason.contains("+CMS ERROR: \(code)"))
+            case .delivered:
+                Issue.record("+CMS ERROR \(code) reported as delivered")
+            }
+        }
+    }
+
+    @Test func plainErrorAfterTheTextRetries() async throws {
+        var behavior = ModemSimulator.Behavior()
+        behavior.submitReply = .error
+        try await withModem(behavior) { _, channel in
+            guard case .retryAfter(_, let reason) = await channel.deliver(Self.message("Help")) else {
+                Issue.record("plain ERROR must retry")
+                return
+            }
+            #expect(reason.contains("ERROR"))
+        }
+    }
+
+    @Test func aModemThatNeverAnswersTimesOutInsteadOfHanging() async throws {
+        var behavior = ModemSimulator.Behavior()
+        behavior.answers = false
+        let settings = Self.settings { $0.commandTimeout = 0.5 }
+        try await withModem(behavior, settings: settings) { modem, channel in
+            let start = ContinuousClock.now
+            let outcome = await channel.deliver(Self.message("Help"))
+            let elapsed = ContinuousClock.now - start
+            guard case .retryAfter(_, let reason) = outcome else {
+                Issue.record("expected a retry, got \(outcome)")
+                return
+            }
+            #expect(reason.contains("did not answer AT"))
+            #expect(elapsed < .seconds(3))
+            #expect(modem.commands == ["AT"])
+        }
+    }
+
+    @Test func noiseOnTheLineIsIgnored() async throws {
+        var behavior = ModemSimulator.Behavior()
+        behavior.noise = true
+        try await withModem(behavior) { modem, channel in
+            #expect(await channel.deliver(Self.message("Help")) == .delivered(reference: "sms 41"))
+            #expect(modem.submitted.count == 1)
+        }
+    }
+
+    @Test func aGarbledReferenceRetries() async throws {
+        var behavior = ModemSimulator.Behavior()
+        behavior.submitReply = .garbledReference
+        try await withModem(behavior) { _, channel in
+            guard case .retryAfter(_, let reason) = await channel.deliver(Self.message("Help")) else {
+                Issue.record("an unreadable reference must retry")
+                return
+            }
+            #expect(reason.contains("readable +CMGS reference"))
+        }
+    }
+
+    @Test func aLateReportConfirmsWithoutSendingAgain() async throws {
+        var behavior = ModemSimulator.Behavior()
+        behavior.statusReport = nil
+        let settings = Self.settings {
+            $0.reportWait = 0.3
+            $0.reportPollInterval = 30
+        }
+        try await withModem(behavior, settings: settings) { modem, channel in
+            let first = await channel.deliver(Self.message("Help"))
+            #expect(first == .retryAfter(seconds: 30, reason: "accepted as SMS ref 41, no delivery report yet"))
+            let again = await channel.deliver(Self.message("Help", attempt: 2))
+            #expect(again == .retryAfter(seconds: 30, reason: "accepted as SMS ref 41, no delivery report yet"))
+            modem.sendStatusReport(reference: 41, status: 0)
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(await channel.deliver(Self.message("Help", attempt: 3)) == .delivered(reference: "sms 41"))
+            #expect(modem.submitted.count == 1)
+        }
+    }
+
+    /// References wrap at 256, so a report left over from an old SMS may carry the number the
+    /// network gives the next one; it must not confirm it.
+    @Test func aStaleReportForAReusedReferenceDoesNotConfirm() async throws {
+        var behavior = ModemSimulator.Behavior()
+        behavior.statusReport = nil
+        let settings = Self.settings { $0.reportWait = 0.3 }
+        behavior.rssi = 99
+        try await withModem(behavior, settings: settings) { modem, channel in
+            // An attempt that stops at "no signal" leaves the port open; then a report for ref 41
+            // arrives that no pending message owns (sent before a restart, say).
+            _ = await channel.deliver(Self.message("Help"))
+            modem.sendStatusReport(reference: 41, status: 0)
+            modem.update { $0.rssi = 20 }
+            try await Task.sleep(for: .milliseconds(100))
+            let outcome = await channel.deliver(Self.message("Help", attempt: 2))
+            #expect(outcome == .retryAfter(seconds: 30, reason: "accepted as SMS ref 41, no delivery report yet"))
+        }
+    }
+
+    /// A report that arrives while another message is being sent still confirms its own message.
+    @Test func aReportForAnotherPendingMessageIsKeptForIt() async throws {
+        var behavior = ModemSimulator.Behavior()
+        behavior.statusReport = nil
+        let settings = Self.settings { $0.reportWait = 0.3 }
+        try await withModem(behavior, settings: settings) { modem, channel in
+            let first = Self.message("Help", key: "a")
+            #expect(await channel.deliver(first) == .retryAfter(seconds: 30, reason: "accepted as SMS ref 41, no delivery report yet"))
+            modem.sendStatusReport(reference: 41, status: 0)
+            try await Task.sleep(for: .milliseconds(100))
+            modem.update { $0.statusReport = 0 }
+            #expect(await channel.deliver(Self.message("Help", key: "b")) == .delivered(reference: "sms 42"))
+            #expect(await channel.deliver(first) == .delivered(reference: "sms 41"))
+            #expect(modem.submitted.count == 2)
+        }
+    }
+
+    @Test func aPermanentStatusReportFailsForGood() async throws {
+        var behavior = ModemSimulator.Behavior()
+        behavior.statusReport = 0x41 // incompatible destination
+        try await withModem(behavior) { _, channel in
+            guard case .permanentFailure(let reason) = await channel.deliver(Self.message("Help")) else {
+                Issue.record("status 0x41 is permanent")
+                return
+            }
+            #expect(reason.contains("0x41"))
+        }
+    }
+
+    @Test func aTemporaryStatusReportSendsAgainOnTheNextAttempt() async throws {
+        var behavior = ModemSimulator.Behavior()
+        behavior.statusReport = 0x62 // SC gave up for now
+        try await withModem(behavior) { modem, channel in
+            guard case .retryAfter = await channel.deliver(Self.message("Help")) else {
+                Issue.record("status 0x62 must retry")
+                return
+            }
+            modem.update { $0.statusReport = 0 }
+            #expect(await channel.deliver(Self.message("Help", attempt: 2)) == .delivered(reference: "sms 42"))
+            #expect(modem.submitted.count == 2)
+        }
+    }
+
+    @Test func withoutReportsAcceptanceCounts() async throws {
+        var behavior = ModemSimulator.Behavior()
+        behavior.statusReport = nil
+        let settings = Self.settings { $0.requireDeliveryReport = false }
+        try await withModem(behavior, settings: settings) { modem, channel in
+            #expect(await channel.deliver(Self.message("Help")) == .delivered(reference: "sms 41"))
+            #expect(modem.commands.contains("AT+CSMP=17,167,0,0"))
+            #expect(!modem.commands.contains("AT+CNMI=2,1,0,1,0"))
+        }
+    }
+
+    @Test func aRecipientThatIsNotANumberFailsForGood() async throws {
+        try await withModem { modem, channel in
+            #expect(await channel.deliver(Self.message("Help", to: "Jane")) == .permanentFailure(reason: "\"Jane\" is not an E.164 number"))
+            #expect(modem.commands.isEmpty)
+        }
+    }
+
+    @Test func aMissingDeviceRetries() async {
+        let channel = GSMModemChannel(devicePath: "/nonexistent/ttyUSB9", settings: Self.settings(), seed: 1)
+        guard case .retryAfter(_, let reason) = await channel.deliver(Self.message("Help")) else {
+            Issue.record("a missing modem must retry: it may be plugged in")
+            return
+        }
+        #expect(reason.contains("/nonexistent/ttyUSB9") && reason.contains("errno 2"))
+    }
+}
