@@ -4,12 +4,12 @@ import Testing
 
 @Suite struct DrillRunnerTests {
     /// Runs a script from Datasets/drills on a fresh database; returns the output lines as objects.
-    private func run(_ name: String, database: String? = nil) throws -> [[String: Any]] {
+    private func run(_ name: String, database: String? = nil) async throws -> [[String: Any]] {
         let dir = try SharedData.temporaryDirectory("drill")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         var lines: [String] = []
         let runner = try DrillRunner(options: .init(databasePath: database ?? dir + "/drill.sqlite")) { lines.append($0) }
-        try runner.run(DrillScript(path: SharedData.packageRoot + "/Datasets/drills/" + name))
+        try await runner.run(DrillScript(path: SharedData.packageRoot + "/Datasets/drills/" + name))
         return try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
     }
 
@@ -21,14 +21,14 @@ import Testing
         lines.filter { $0["type"] as? String == "message" && $0["to"] as? String == recipient }
     }
 
-    @Test func imFineSendsNothing() throws {
-        let lines = try run("fall-im-fine.jsonl")
+    @Test func imFineSendsNothing() async throws {
+        let lines = try await run("fall-im-fine.jsonl")
         #expect(transitions(lines) == ["5 ALERT_COUNTDOWN", "40 NO_EMERGENCY"])
         #expect(messages(lines).isEmpty)
     }
 
-    @Test func aFallGoesOutIsTrackedAndEnds() throws {
-        let lines = try run("fall-sent-tracking-survey.jsonl")
+    @Test func aFallGoesOutIsTrackedAndEnds() async throws {
+        let lines = try await run("fall-sent-tracking-survey.jsonl")
         #expect(transitions(lines) == ["10 ALERT_COUNTDOWN", "130 EMERGENCY_SENDING", "130 EMERGENCY_SENT", "1930 EMERGENCY_ENDED"])
         let sent = messages(lines)
         #expect(sent.first?["kind"] as? String == "alert")
@@ -39,8 +39,8 @@ import Testing
         #expect(lines.contains { $0["text"] as? String == "PIN required" })
     }
 
-    @Test func withoutNetworkItFailsRetriesSurvivesACrashAndSendsOnce() throws {
-        let lines = try run("no-network-then-crash.jsonl")
+    @Test func withoutNetworkItFailsRetriesSurvivesACrashAndSendsOnce() async throws {
+        let lines = try await run("no-network-then-crash.jsonl")
         #expect(transitions(lines) == ["2 ALERT_COUNTDOWN", "32 EMERGENCY_SENDING", "932 EMERGENCY_SENDING_FAILED", "1082 EMERGENCY_SENT"])
         #expect(lines.contains { $0["type"] as? String == "restart" && $0["state"] as? String == "EMERGENCY_SENDING" })
         let alerts = messages(lines).filter { $0["kind"] as? String == "alert" }
@@ -50,15 +50,15 @@ import Testing
         #expect(alerts.filter { $0["delivered"] as? Bool == true }.count == 1)
     }
 
-    @Test func duressKeepsTheEmergencyAndBadLinesDoNotStopTheRun() throws {
-        let lines = try run("duress-and-bad-lines.jsonl")
+    @Test func duressKeepsTheEmergencyAndBadLinesDoNotStopTheRun() async throws {
+        let lines = try await run("duress-and-bad-lines.jsonl")
         #expect(lines.filter { $0["type"] as? String == "error" }.map { $0["line"] as! Int } == [5, 6, 7])
         let kinds = messages(lines).map { $0["kind"] as! String }
         #expect(kinds == ["alert", "duress", "low_battery"], "no all clear after the duress PIN")
         #expect(transitions(lines).last == "123 EMERGENCY_SENT")
     }
 
-    @Test func aKilledDrillResumesFromItsDatabase() throws {
+    @Test func aKilledDrillResumesFromItsDatabase() async throws {
         let dir = try SharedData.temporaryDirectory("drill-resume")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let db = dir + "/drill.sqlite"
@@ -70,15 +70,46 @@ import Testing
             """, path: "inline")
         // First run stops as if killed after the countdown started (only the first three steps).
         var first: [String] = []
-        try DrillRunner(options: .init(databasePath: db)) { first.append($0) }.run(DrillScript(text: """
+        try await DrillRunner(options: .init(databasePath: db)) { first.append($0) }.run(DrillScript(text: """
             {"at": 0, "do": "start", "name": "Ada Lovelace", "phone": "+447700900123", "country": "GB"}
             {"at": 0, "do": "contact", "name": "Charles", "phone": "+447700900456"}
             {"at": 10, "do": "detect", "kind": "fall"}
             """, path: "inline"))
         var second: [String] = []
-        try DrillRunner(options: .init(databasePath: db)) { second.append($0) }.run(script)
+        try await DrillRunner(options: .init(databasePath: db)) { second.append($0) }.run(script)
         #expect(second.first == #"{"t":10,"type":"resume","state":"ALERT_COUNTDOWN"}"#)
         #expect(second.contains { $0.contains(#""t":130,"type":"transition","from":"ALERT_COUNTDOWN","to":"EMERGENCY_SENDING""#) })
         #expect(!second.contains { $0.contains("NO_EMERGENCY\",\"to\":\"ALERT_COUNTDOWN") }, "the detection is not replayed")
+    }
+
+    @Test func contactsOnOtherChannelsGoThroughTheConfiguredChannel() async throws {
+        let server = try LoopbackHTTPServer(replies: [.init(status: 200)])
+        defer { server.stop() }
+        let dir = try SharedData.temporaryDirectory("drill-webhook")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var options = DrillRunner.Options(databasePath: dir + "/drill.sqlite")
+        options.channels["webhook"] = try WebhookChannel(url: server.url, secret: Array("a-secret-of-24-bytes-ok".utf8), seed: 1)
+        var lines: [String] = []
+        let runner = try DrillRunner(options: options) { lines.append($0) }
+        try await runner.run(DrillScript(text: """
+            {"at": 0, "do": "position", "lat": 48.1, "lon": 11.5, "accuracy_m": 6}
+            {"at": 0, "do": "start", "name": "Ada Lovelace", "phone": "+447700900123", "country": "GB"}
+            {"at": 0, "do": "contact", "name": "Hook", "phone": "+447700900456", "channel": "webhook"}
+            {"at": 0, "do": "contact", "name": "Phone", "phone": "+447700900789", "channel": "sms"}
+            {"at": 1, "do": "detect", "kind": "fall"}
+            {"at": 125, "do": "advance"}
+            """, path: "inline"))
+        let webhookLine = try #require(lines.first { $0.contains(#""channel":"webhook""#) })
+        #expect(webhookLine.contains(#""delivered":true"#))
+        #expect(lines.contains { $0.contains("EMERGENCY_SENT") }, "the webhook's 2xx confirms delivery")
+        #expect(lines.contains { $0.contains("no sms channel is configured; not delivered") })
+
+        let request = try #require(server.requests.first)
+        #expect(request.headers["idempotency-key"]?.hasPrefix("msg-1-webhook-") == true || request.headers["Idempotency-Key"]?.hasPrefix("msg-1-webhook-") == true)
+        let payload = try JSONSerialization.jsonObject(with: request.body) as? [String: Any]
+        #expect(payload?["message_kind"] as? String == "alert")
+        #expect(payload?["trigger"] as? String == "automatic_fall")
+        #expect(payload?["sequence"] as? Int == 1)
+        #expect((payload?["position"] as? [String: Any])?["latitude"] as? Double == 48.1)
     }
 }

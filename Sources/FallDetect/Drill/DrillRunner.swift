@@ -4,9 +4,10 @@ import Foundation
 /// store: a 30-minute incident takes well under a second. Every second of virtual time is a tick;
 /// due messages go out after every step and tick. Output is JSON lines through `emit`.
 ///
-/// Delivery: with no channel configuration every recipient is reached through the console channel,
-/// which records each attempt; while the script has the network down, attempts fail and are retried
-/// with exponential backoff (30 s doubling to 5 min).
+/// Delivery: the built-in console channel records each attempt; contacts that prefer another
+/// channel go through the `AlertChannel` configured under that name (a webhook, a GSM modem), which
+/// decides when to retry. While the script has the network down, every attempt fails, and console
+/// retries back off exponentially (30 s doubling to 5 min).
 public final class DrillRunner {
     public struct Options: Sendable {
         public var databasePath: String
@@ -19,6 +20,11 @@ public final class DrillRunner {
         public var maximumRetry: Double = 300
         /// Virtual seconds per wall-clock second; nil runs as fast as possible.
         public var pace: Double?
+        /// Channels by name, for contacts whose preferred channel is not the built-in console
+        /// (e.g. "webhook", "sms"). A message for a channel that is not here cannot be delivered.
+        public var channels: [String: any AlertChannel] = [:]
+        /// Stands in the payload's device_id.
+        public var deviceID = "detectord-drill"
 
         public init(databasePath: String) {
             self.databasePath = databasePath
@@ -59,7 +65,7 @@ public final class DrillRunner {
 
     private var authorizedTest = false
 
-    public func run(_ script: DrillScript) throws {
+    public func run(_ script: DrillScript) async throws {
         for error in script.errors {
             emit(JSONLine.make([("type", .string("error")), ("line", .int(error.line ?? 0)), ("message", .string(error.description))]))
         }
@@ -71,10 +77,10 @@ public final class DrillRunner {
             first = progress.nextStep
             emit(JSONLine.make([("t", .number(now)), ("type", .string("resume")), ("state", .string(try store.workflow().state.rawValue))]))
             // Killed between a tick and its deliveries: make those attempts at the time they were due.
-            try deliver()
+            try await deliver()
         }
         for (index, step) in script.steps.enumerated() where index >= first {
-            try advance(to: step.at, nextStep: index)
+            try await advance(to: step.at, nextStep: index)
             do {
                 try store.transaction { tx in
                     try perform(step, in: tx)
@@ -92,7 +98,7 @@ public final class DrillRunner {
                 networkUp = try store.setting("drillProgress", as: Progress.self)?.networkUp ?? true
                 emit(JSONLine.make([("t", .number(now)), ("type", .string("restart")), ("state", .string(try store.workflow().state.rawValue))]))
             }
-            try deliver()
+            try await deliver()
         }
     }
 
@@ -101,7 +107,7 @@ public final class DrillRunner {
 
     private var utc: Int64 { options.startUTCNanoseconds + Int64((now * 1e9).rounded()) }
 
-    private func advance(to target: Double, nextStep: Int) throws {
+    private func advance(to target: Double, nextStep: Int) async throws {
         while now + 1 <= target {
             now += 1
             if let pace = options.pace { usleep(UInt32(1_000_000 / pace)) }
@@ -116,7 +122,7 @@ public final class DrillRunner {
                 return actions
             }
             report(actions)
-            try deliver()
+            try await deliver()
         }
         now = max(now, target)
     }
@@ -128,8 +134,8 @@ public final class DrillRunner {
             let person = try ProtectedPerson(fullName: name, phone: phone, country: country)
             let position = try tx.setting("lastPosition", as: StoredPosition.self)
             try apply(.startProtection(person, gnssConfigured: position != nil, hasFix: position != nil))
-        case .contact(let name, let phone, let pin):
-            try tx.saveContact(Contact(name: name, phone: phone, channel: "console"), pin: pin, at: utc)
+        case .contact(let name, let phone, let pin, let channel):
+            try tx.saveContact(Contact(name: name, phone: phone, channel: channel ?? "console"), pin: pin, at: utc)
         case .setPIN(let pin, let duress):
             try tx.setSetting("pinHash", PINHasher.hash(pin))
             if let duress { try tx.setSetting("duressHash", PINHasher.hash(duress)) }
@@ -156,7 +162,12 @@ public final class DrillRunner {
                 pending.append(.ignored("PIN entry locked for \(Int(seconds.rounded(.up))) s after wrong tries"))
             }
         case .position(let latitude, let longitude, let accuracy, let speed):
-            try tx.setSetting("lastPosition", StoredPosition(latitude: latitude, longitude: longitude, accuracy: accuracy, speed: speed))
+            let position = StoredPosition(latitude: latitude, longitude: longitude, accuracy: accuracy, speed: speed)
+            try tx.setSetting("lastPosition", position)
+            // The payload carries the two positions before the latest: the direction of travel.
+            var history = try tx.setting("positionHistory", as: [StoredPosition].self) ?? []
+            history = Array(([position] + history).prefix(3))
+            try tx.setSetting("positionHistory", history)
             try apply(.position(latitude: latitude, longitude: longitude))
         case .network(let up):
             networkUp = up
@@ -195,26 +206,77 @@ public final class DrillRunner {
 
     /// The attempt is emitted before it is recorded: killed in between, the drill sends the same
     /// message again after restarting, under the same idempotency key, rather than losing it.
-    private func deliver() throws {
+    private func deliver() async throws {
         for message in try store.due(at: utc) {
             let attempt = message.attempts + 1
             let text = try self.text(for: message)
-            emitMessage(message, text: text, delivered: networkUp, attempt: attempt)
-            if networkUp {
+            if message.channel == WorkflowTransaction.localLog.channel {
+                emitMessage(message, text: text, delivered: networkUp, attempt: attempt)
+                if networkUp {
+                    report(try store.delivered(message, at: utc))
+                } else {
+                    try store.failed(message, retryAfter: backoff(message), at: utc)
+                }
+                continue
+            }
+            guard let channel = options.channels[message.channel] else {
+                try store.abandon(message, reason: "no \(message.channel) channel is configured", at: utc)
+                emit(JSONLine.make([("t", .number(now)), ("type", .string("error")), ("message", .string("\(message.idempotencyKey): no \(message.channel) channel is configured; not delivered"))]))
+                continue
+            }
+            guard networkUp else {
+                emitMessage(message, text: text, delivered: false, attempt: attempt)
+                try store.failed(message, retryAfter: backoff(message), at: utc)
+                continue
+            }
+            let outgoing = OutgoingMessage(
+                idempotencyKey: message.idempotencyKey, kind: MessageKind(rawValue: message.kind) ?? .alert,
+                recipient: message.recipient, text: text, payload: try payload(for: message, text: text), attempt: attempt)
+            let outcome = await channel.deliver(outgoing)
+            switch outcome {
+            case .delivered:
+                emitMessage(message, text: text, delivered: true, attempt: attempt)
                 report(try store.delivered(message, at: utc))
-            } else {
-                let delay = min(options.maximumRetry, options.firstRetry * pow(2, Double(message.attempts)))
-                try store.failed(message, retryAfter: delay, at: utc)
+            case .retryAfter(let seconds, let reason):
+                emitMessage(message, text: text, delivered: false, attempt: attempt, reason: reason)
+                try store.failed(message, retryAfter: seconds, at: utc)
+            case .permanentFailure(let reason):
+                emitMessage(message, text: text, delivered: false, attempt: attempt, reason: reason)
+                try store.abandon(message, reason: reason, at: utc)
             }
         }
     }
 
-    private func emitMessage(_ message: OutboxMessage, text: String, delivered: Bool, attempt: Int) {
-        emit(JSONLine.make([
+    private func backoff(_ message: OutboxMessage) -> Double {
+        min(options.maximumRetry, options.firstRetry * pow(2, Double(message.attempts)))
+    }
+
+    /// The machine-readable form of a message: trigger, position with its trust, the positions
+    /// before it, speed and heading, the message's sequence number.
+    private func payload(for message: OutboxMessage, text: String) throws -> EmergencyPayload {
+        let machine = try store.workflow()
+        let history = try store.setting("positionHistory", as: [StoredPosition].self) ?? []
+        func position(_ p: StoredPosition) -> EmergencyPayload.Position {
+            EmergencyPayload.Position(latitude: p.latitude, longitude: p.longitude, accuracy: p.accuracy, trusted: true)
+        }
+        // Keys read msg-<sequence>-<channel>-<recipient>.
+        let sequence = Int(message.idempotencyKey.split(separator: "-").dropFirst().first ?? "") ?? 0
+        return EmergencyPayload(
+            kind: MessageKind(rawValue: message.kind) ?? .alert, text: text, trigger: machine.trigger, isTest: options.isTest,
+            timestamp: Date(timeIntervalSince1970: Double(utc) / 1e9), sequence: sequence, deviceID: options.deviceID,
+            personID: machine.person?.phone.e164 ?? "unknown", recipient: message.recipient,
+            position: history.first.map(position), previousPositions: history.dropFirst().map(position),
+            speed: history.first?.speed)
+    }
+
+    private func emitMessage(_ message: OutboxMessage, text: String, delivered: Bool, attempt: Int, reason: String? = nil) {
+        var fields: [(String, JSONLine.Value)] = [
             ("t", .number(now)), ("type", .string("message")), ("channel", .string(message.channel)), ("to", .string(message.recipient)),
             ("kind", .string(message.kind)), ("text", .string(text)), ("delivered", .bool(delivered)), ("attempt", .int(attempt)),
             ("key", .string(message.idempotencyKey)),
-        ]))
+        ]
+        if let reason { fields.append(("reason", .string(reason))) }
+        emit(JSONLine.make(fields))
     }
 
     private func text(for message: OutboxMessage) throws -> String {

@@ -52,7 +52,8 @@ public struct DrillScript: Sendable {
         let action: DrillStep.Action
         switch verb {
         case "start": action = .start(name: try string("name"), phone: try string("phone"), country: try string("country"))
-        case "contact": action = .contact(name: try string("name"), phone: try string("phone"), pin: object["pin"] as? String)
+        case "contact":
+            action = .contact(name: try string("name"), phone: try string("phone"), pin: object["pin"] as? String, channel: object["channel"] as? String)
         case "set_pin": action = .setPIN(pin: try string("pin"), duressPIN: object["duress_pin"] as? String)
         case "detect":
             switch try string("kind") {

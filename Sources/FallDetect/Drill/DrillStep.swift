@@ -2,7 +2,7 @@
 public struct DrillStep: Sendable, Equatable {
     public enum Action: Sendable, Equatable {
         case start(name: String, phone: String, country: String)
-        case contact(name: String, phone: String, pin: String?)
+        case contact(name: String, phone: String, pin: String?, channel: String?)
         case setPIN(pin: String, duressPIN: String?)
         case detect(EmergencyTrigger)
         case sos(fromKeychain: Bool)

@@ -101,6 +101,9 @@ public final class WorkflowStore: Sendable {
     public func due(at now: Int64) throws -> [OutboxMessage] { try snapshot { try $0.due(at: now) } }
     @discardableResult
     public func delivered(_ message: OutboxMessage, at now: Int64) throws -> [WorkflowAction] { try transaction { try $0.delivered(message, at: now) } }
+    public func abandon(_ message: OutboxMessage, reason: String, at now: Int64) throws {
+        try transaction { try $0.abandon(message, reason: reason, at: now) }
+    }
     public func failed(_ message: OutboxMessage, retryAfter: Double, at now: Int64) throws {
         try transaction { try $0.failed(message, retryAfter: retryAfter, at: now) }
     }

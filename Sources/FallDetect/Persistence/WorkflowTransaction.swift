@@ -166,6 +166,13 @@ public struct WorkflowTransaction {
         return try apply(.delivered(kind), at: now)
     }
 
+    /// Gives up on a message that can never be delivered (no such channel, a number the network
+    /// rejects); the journal says why, and it never comes due again.
+    public func abandon(_ message: OutboxMessage, reason: String, at now: Int64) throws {
+        try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1, nextAttemptAt = ? WHERE id = ?", arguments: [Int64.max, message.id])
+        try note("undeliverable", "\(message.idempotencyKey)|\(reason)", at: now)
+    }
+
     /// Schedules another attempt after `retryAfter` seconds.
     public func failed(_ message: OutboxMessage, retryAfter: Double, at now: Int64) throws {
         try db.execute(

@@ -1,8 +1,9 @@
 import ArgumentParser
+import DeviceLink
 import FallDetect
 import Foundation
 
-struct DrillCommand: ParsableCommand {
+struct DrillCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "drill",
         abstract: "Run a scripted emergency timeline on a virtual clock against the real workflow and database.",
@@ -13,8 +14,10 @@ struct DrillCommand: ParsableCommand {
             position {lat, lon, accuracy_m, speed_mps}, network {up}, battery {percent}, crash, advance. \
             The journal is printed as JSON lines: transition, message, alarm, note, restart and error. \
             Invalid lines are reported with their number and skipped. Run again with the same --db, a \
-            drill that was killed resumes where its database says it was. Messages go to the console channel, \
-            which fails while the script has the network down; other channels are not configurable yet. \
+            drill that was killed resumes where its database says it was. Messages always go to the console channel, \
+            which fails while the script has the network down. A contact may name another channel \
+            ({"do": "contact", ..., "channel": "webhook"}); --config FILE configures them as JSON: \
+            {"webhook": {"url": URL, "secret": TEXT}, "sms": {"device": PATH, "baud": N}}. \
             Examples are in Datasets/drills/.
             """)
 
@@ -23,6 +26,9 @@ struct DrillCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("SQLite database to use (default: a fresh temporary one).", valueName: "path"))
     var db: String?
+
+    @Option(help: ArgumentHelp("Channel configuration (JSON): a webhook and a GSM modem.", valueName: "file"))
+    var config: String?
 
     @Option(help: ArgumentHelp("Virtual seconds per wall-clock second (default: as fast as possible).", valueName: "n"))
     var pace: Double?
@@ -36,7 +42,7 @@ struct DrillCommand: ParsableCommand {
         if let pace, !(pace > 0) { throw ValidationError("--pace must be positive") }
     }
 
-    func run() throws {
+    func run() async throws {
         let out = Terminal.standardOutput
         var temporary: String?
         let path: String
@@ -53,6 +59,7 @@ struct DrillCommand: ParsableCommand {
         do {
             var options = DrillRunner.Options(databasePath: path)
             options.pace = pace
+            if let config { options.channels = try Self.channels(from: config) }
             let parsed: DrillScript
             if testAlarm {
                 options.isTest = true
@@ -69,11 +76,46 @@ struct DrillCommand: ParsableCommand {
             }
             let runner = try DrillRunner(options: options) { out.write($0 + "\n") }
             if testAlarm { runner.authorizeTest() }
-            try runner.run(parsed)
+            try await runner.run(parsed)
         } catch let error as FallDetectError {
             Terminal.standardError.write("detectord drill: \(error)\n")
             throw ExitCode(65)
         }
+    }
+
+    /// The channels a configuration file names. Unknown keys are errors, so a typo cannot silently
+    /// leave a channel out.
+    static func channels(from path: String) throws(FallDetectError) -> [String: any AlertChannel] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FallDetectError(.io, "cannot read the channel configuration", path: path)
+        }
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw FallDetectError(.malformedRow, "not a JSON object", path: path)
+        }
+        var channels: [String: any AlertChannel] = [:]
+        for (name, value) in object {
+            guard let settings = value as? [String: Any] else {
+                throw FallDetectError(.malformedRow, "\(name) must be an object", path: path, field: name)
+            }
+            switch name {
+            case "webhook":
+                guard let text = settings["url"] as? String, let url = URL(string: text) else {
+                    throw FallDetectError(.malformedRow, "webhook needs \"url\"", path: path, field: "webhook.url")
+                }
+                guard let secret = settings["secret"] as? String else {
+                    throw FallDetectError(.malformedRow, "webhook needs \"secret\"", path: path, field: "webhook.secret")
+                }
+                channels[name] = try WebhookChannel(name: name, url: url, secret: Array(secret.utf8))
+            case "sms":
+                guard let device = settings["device"] as? String else {
+                    throw FallDetectError(.malformedRow, "sms needs \"device\"", path: path, field: "sms.device")
+                }
+                channels[name] = GSMModemChannel(name: name, devicePath: device, baudRate: settings["baud"] as? Int ?? 115_200)
+            default:
+                throw FallDetectError(.malformedRow, "unknown channel \"\(name)\" (webhook, sms)", path: path, field: name)
+            }
+        }
+        return channels
     }
 
     /// SOS, let the countdown run out, deliver, then stand down.
