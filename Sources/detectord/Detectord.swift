@@ -10,7 +10,7 @@ struct Detectord: AsyncParsableCommand {
             detects falls and crashes, and runs the emergency workflow. The same engine replays \
             recordings and public datasets for evaluation.
 
-            Available today: replay, synth, probe, drill, status. The others are named so scripts can rely on the \
+            Available today: replay, synth, probe, drill, status, bench (the paper's baseline, trial protocol). The others are named so scripts can rely on the \
             command line; they report that they are not implemented yet.
             """,
         version: DetectordVersion.current,

@@ -144,7 +144,7 @@ import Testing
         #expect(delays.contains(0.4), "the delay grows to its cap: \(delays)")
         let before = Date()
         client.stop()
-        #expect(Date().timeIntervalSince(before) < 1)
+        #expect(Date().timeIntervalSince(before) < 5)
         #expect(client.state == .stopped)
         #expect(client.connectionCount == 0)
     }

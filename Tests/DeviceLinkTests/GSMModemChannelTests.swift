@@ -172,7 +172,7 @@ import FallDetect
                 return
             }
             #expect(reason.contains("did not answer AT"))
-            #expect(elapsed < .seconds(3))
+            #expect(elapsed < .seconds(10), "a 0.5 s command timeout, not a hang (generous for a loaded machine)")
             #expect(modem.commands == ["AT"])
         }
     }

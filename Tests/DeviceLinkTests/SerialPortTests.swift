@@ -84,7 +84,7 @@ import Glibc
         let start = ContinuousClock.now
         #expect(try port.readLine(timeout: 0.2) == nil)
         let elapsed = ContinuousClock.now - start
-        #expect(elapsed >= .milliseconds(190) && elapsed < .seconds(2))
+        #expect(elapsed >= .milliseconds(190) && elapsed < .seconds(10))
     }
 
     @Test func rawModeSendsBytesUntranslated() throws {
@@ -115,8 +115,8 @@ import Glibc
         let port = try SerialPort(path: pty.path)
         pty.hangUp()
         let start = ContinuousClock.now
-        #expect(throws: FallDetectError.self) { try port.readLine(timeout: 3) }
-        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect(throws: FallDetectError.self) { try port.readLine(timeout: 30) }
+        #expect(ContinuousClock.now - start < .seconds(10), "the hang-up is reported at once, not after the 30 s timeout")
     }
 
     @Test func garbageBytesBecomeReplacementCharacters() throws {

@@ -10,7 +10,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["bench", "run", "record", "pair"])
+    @Test(arguments: ["run", "record", "pair"])
     func plannedCommandsSaySoAndExitUnavailable(_ name: String) throws {
         let output = try DetectordProcess.run([name])
         #expect(output.status == 69)

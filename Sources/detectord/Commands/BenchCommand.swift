@@ -1,8 +1,233 @@
 import ArgumentParser
+import FallDetect
+import Foundation
 
-/// Placeholder until the evaluation lands: the name is fixed so scripts can rely on it.
-struct BenchCommand: PlannedCommand {
+/// `detectord bench`: the SisFall paper's baseline features under its per-trial protocol, cross-
+/// validated by subject, as a table and optionally as JSON.
+struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Evaluate detectors over a dataset (not implemented yet).")
+        abstract: "Evaluate detectors over a dataset (today: the SisFall paper's features, trial protocol).",
+        discussion: """
+            DIR is any folder laid out like SisFall (SisFall_dataset/ with any subset of subjects). Detectors \
+            are the paper's features (Sucerquia et al. 2017): C2, C3, C8, C9, C13 on ADXL345 acceleration \
+            low-passed at 5 Hz (4th-order Butterworth), 1 s windows with full overlap; a trial's score is the \
+            feature's maximum. Trial protocol: one decision per trial (score >= threshold -> fall), the \
+            threshold chosen on the training folds to maximise AC = (SE+SP)/2, K folds by subject (subjects \
+            sorted by code and dealt round-robin), every trial tested once. Reported: SE, SP, AC pooled over \
+            the held-out folds, AC mean ± std over folds, young and elderly apart, which ADL codes trigger and \
+            which falls are missed. In --json, rates are fractions 0..1; seconds is the compute time of the \
+            feature summed over trials on one core. Trials load in parallel, from the parsed-trial cache when \
+            it is current. The online protocol and --plot are not implemented yet.
+            """)
+
+    @Option(help: ArgumentHelp("Dataset layout: sisfall (the only one today).", valueName: "name"))
+    var dataset: String = "sisfall"
+
+    @Option(help: ArgumentHelp("Folder holding SisFall_dataset/.", valueName: "dir"))
+    var root: String
+
+    @Option(help: ArgumentHelp("c2, c3, c8, c9, c13 or all.", valueName: "name"))
+    var detector: String = "all"
+
+    @Option(name: .customLong("protocol"), help: ArgumentHelp("trial (online: not implemented yet).", valueName: "name"))
+    var evaluationProtocol: String = "trial"
+
+    @Option(help: ArgumentHelp("Cross-validation folds, split by subject (2 up to the number of subjects).", valueName: "k"))
+    var folds: Int = 10
+
+    @Option(help: ArgumentHelp("Write the results as JSON to this file.", valueName: "file"))
+    var json: String?
+
+    @Option(help: ArgumentHelp("Not implemented yet.", valueName: "file.svg"))
+    var plot: String?
+
+    @Option(help: ArgumentHelp("Folder for the parsed-dataset cache (default: $XDG_CACHE_HOME/detectord or ~/.cache/detectord).", valueName: "dir"))
+    var cache: String?
+
+    func validate() throws {
+        guard dataset == "sisfall" else { throw ValidationError("--dataset: only sisfall is supported, got '\(dataset)'") }
+        _ = try features()
+        guard evaluationProtocol == "trial" || evaluationProtocol == "online" else {
+            throw ValidationError("--protocol must be trial or online, got '\(evaluationProtocol)'")
+        }
+        guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
+    }
+
+    func features() throws -> [SisFallFeature] {
+        if detector.lowercased() == "all" { return SisFallFeature.allCases }
+        guard let feature = SisFallFeature(rawValue: detector.lowercased()) else {
+            throw ValidationError("--detector must be c2, c3, c8, c9, c13 or all, got '\(detector)'")
+        }
+        return [feature]
+    }
+
+    func run() throws {
+        let out = Terminal.standardOutput
+        let err = Terminal.standardError
+        if evaluationProtocol == "online" {
+            err.write("detectord bench: --protocol online is not implemented yet; use --protocol trial.\n")
+            throw ExitCode(69)
+        }
+        if plot != nil {
+            err.write("detectord bench: --plot is not implemented yet.\n")
+            throw ExitCode(69)
+        }
+        let features = try features()
+        let clock = ContinuousClock()
+        let started = clock.now
+        let scoring: SisFallScoring
+        var results: [TrialProtocolResult] = []
+        do {
+            let data = try SisFallDataset(root: root)
+            guard !data.entries.isEmpty else { throw FallDetectError(.noData, "no SisFall trials found", path: data.rawDirectory) }
+            let cacheDirectory = (cache ?? ReplayCatalog.defaultCacheDirectory()) + "/sisfall"
+            var trialCache: TrialCache?
+            do { trialCache = try TrialCache(directory: cacheDirectory) } catch {
+                err.write("note: \(error); parsing text every time\n")
+            }
+            scoring = try SisFallScoring(dataset: data, features: features, cache: trialCache)
+            for notice in scoring.notices { err.write("note: \(notice)\n") }
+            for feature in features {
+                results.append(try TrialProtocol.evaluate(scoring.scoredTrials(feature), folds: folds))
+            }
+        } catch let error as FallDetectError {
+            err.write("detectord bench: \(error)\n")
+            throw ExitCode(error.code == .invalidArgument ? 64 : 66)
+        }
+        let wall = Self.seconds(started.duration(to: clock.now))
+
+        out.write(Self.table(scoring: scoring, results: results, folds: folds, root: root, wallSeconds: wall))
+        if let json {
+            let object = Self.report(scoring: scoring, results: results, root: root, wallSeconds: wall)
+            do {
+                let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+                try data.write(to: URL(fileURLWithPath: json))
+            } catch {
+                err.write("detectord bench: \(json): cannot write: \(error.localizedDescription)\n")
+                throw ExitCode(73)
+            }
+        }
+    }
+
+    // MARK: - Output
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    }
+
+    static func percent(_ value: Double?) -> String {
+        value.map { ProgressLine.fixed($0 * 100, 2) } ?? "-"
+    }
+
+    static func padded(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
+    }
+
+    static func adlHours(_ scoring: SisFallScoring) -> Double {
+        let adlSamples = scoring.rows.reduce(0) { $0 + ($1.name.isFall ? 0 : $1.samples) }
+        return Double(adlSamples) / scoring.parameters.sampleRateHertz / 3600
+    }
+
+    static func table(scoring: SisFallScoring, results: [TrialProtocolResult], folds: Int, root: String, wallSeconds: Double) -> String {
+        let falls = scoring.rows.reduce(0) { $0 + ($1.name.isFall ? 1 : 0) }
+        let subjects = Set(scoring.rows.map(\.name.subject)).count
+        var text = "SisFall at \(root): \(scoring.rows.count) trials (\(falls) falls, \(scoring.rows.count - falls) ADL, "
+            + "\(ProgressLine.fixed(adlHours(scoring), 2)) h of ADL), \(subjects) subjects; trial protocol, \(folds) folds by subject\n"
+        let header = ["detector", "SE %", "SP %", "AC %", "fold AC % (mean ± std)", "threshold", "young SE/SP/AC %", "elderly SE/SP %", "paper AC %"]
+        var lines: [[String]] = [header]
+        for (feature, result) in zip(scoring.features, results) {
+            let summary = result.foldBalancedAccuracySummary
+            let meanThreshold = result.thresholds.reduce(0) { $0 + Double($1) } / Double(max(1, result.thresholds.count))
+            let young = result.byGroup[.young] ?? ConfusionCounts()
+            let elderly = result.byGroup[.elderly] ?? ConfusionCounts()
+            let paper = feature.publishedBalancedAccuracy
+            lines.append([
+                feature.name, percent(result.pooled.sensitivity), percent(result.pooled.specificity),
+                percent(result.pooled.balancedAccuracy),
+                summary.map { "\(ProgressLine.fixed($0.mean * 100, 2)) ± \(ProgressLine.fixed($0.std * 100, 2))" } ?? "-",
+                "\(ProgressLine.fixed(meanThreshold, 3)) \(feature.unit)",
+                "\(percent(young.sensitivity))/\(percent(young.specificity))/\(percent(young.balancedAccuracy))",
+                "\(percent(elderly.sensitivity))/\(percent(elderly.specificity))",
+                "\(ProgressLine.fixed(paper.mean, 2)) ± \(ProgressLine.fixed(paper.std, 2))",
+            ])
+        }
+        var widths = [Int](repeating: 0, count: header.count)
+        for line in lines { for (i, cell) in line.enumerated() { widths[i] = max(widths[i], cell.count) } }
+        for line in lines {
+            // The last column is not padded, so lines carry no trailing spaces.
+            text += line.enumerated().map { $0 == line.count - 1 ? $1 : padded($1, widths[$0]) }.joined(separator: "  ") + "\n"
+        }
+        for (feature, result) in zip(scoring.features, results) {
+            let codes = result.perActivity.keys.sorted()
+            let alarms = codes.compactMap { code -> String? in
+                let c = result.perActivity[code]!
+                return c.falseAlarms > 0 ? "\(code) \(c.falseAlarms)/\(c.adls)" : nil
+            }
+            let missed = codes.compactMap { code -> String? in
+                let c = result.perActivity[code]!
+                return c.fallsMissed > 0 ? "\(code) \(c.fallsMissed)/\(c.falls)" : nil
+            }
+            text += "\(feature.name): ADL that trigger: \(alarms.isEmpty ? "none" : alarms.joined(separator: ", "))"
+                + "; falls missed: \(missed.isEmpty ? "none" : missed.joined(separator: ", "))\n"
+        }
+        let samples = scoring.samples
+        let compute = scoring.computeSeconds.reduce(0, +)
+        text += "\(samples) samples × \(scoring.features.count) feature\(scoring.features.count == 1 ? "" : "s") in "
+            + "\(ProgressLine.fixed(compute, 2)) s of compute (\(ProgressLine.rate(compute > 0 ? Double(samples * scoring.features.count) / compute : 0)) samples/s per core); "
+            + "wall \(ProgressLine.fixed(wallSeconds, 2)) s including loading\n"
+        return text
+    }
+
+    static func json(_ value: Double?) -> Any { value.map { $0 as Any } ?? NSNull() }
+
+    static func counts(_ c: ConfusionCounts) -> [String: Any] {
+        [
+            "trials": c.trials, "falls": c.falls, "adls": c.adls,
+            "sensitivity": json(c.sensitivity), "specificity": json(c.specificity),
+            "balanced_accuracy": json(c.balancedAccuracy),
+        ]
+    }
+
+    static func report(scoring: SisFallScoring, results: [TrialProtocolResult], root: String, wallSeconds: Double) -> [String: Any] {
+        let falls = scoring.rows.reduce(0) { $0 + ($1.name.isFall ? 1 : 0) }
+        var detectors: [[String: Any]] = []
+        for (k, (feature, result)) in zip(scoring.features, results).enumerated() {
+            var perActivity: [String: Any] = [:]
+            for (code, c) in result.perActivity {
+                perActivity[code] = ["trials": c.trials, "triggers": c.triggered, "missed": c.fallsMissed, "false_alarms": c.falseAlarms]
+            }
+            let seconds = scoring.computeSeconds[k]
+            let summary = result.foldBalancedAccuracySummary
+            detectors.append([
+                "name": feature.name, "feature": feature.summary, "unit": feature.unit, "protocol": "trial",
+                "sensitivity": json(result.pooled.sensitivity), "specificity": json(result.pooled.specificity),
+                "balanced_accuracy": json(result.pooled.balancedAccuracy),
+                "folds": result.folds.count,
+                "fold_balanced_accuracy": result.foldBalancedAccuracy.map { json($0) },
+                "fold_balanced_accuracy_mean": json(summary?.mean), "fold_balanced_accuracy_std": json(summary?.std),
+                "thresholds": result.thresholds.map { Double($0) },
+                "fold_subjects": (0..<result.folds.count).map { result.folds.members(of: $0) },
+                "by_group": [
+                    "young": counts(result.byGroup[.young] ?? ConfusionCounts()),
+                    "elderly": counts(result.byGroup[.elderly] ?? ConfusionCounts()),
+                ],
+                "per_activity": perActivity,
+                "paper_balanced_accuracy": ["mean": feature.publishedBalancedAccuracy.mean / 100, "std": feature.publishedBalancedAccuracy.std / 100],
+                "samples": scoring.samples, "seconds": seconds,
+                "samples_per_second": seconds > 0 ? Double(scoring.samples) / seconds : 0,
+            ])
+        }
+        return [
+            "dataset": "sisfall", "root": root, "trials": scoring.rows.count, "falls": falls,
+            "adls": scoring.rows.count - falls, "adl_hours": adlHours(scoring),
+            "subjects": Set(scoring.rows.map(\.name.subject)).count,
+            "parameters": [
+                "cutoff_hz": scoring.parameters.cutoffHertz, "sample_rate_hz": scoring.parameters.sampleRateHertz,
+                "window_s": scoring.parameters.windowSeconds,
+            ],
+            "wall_seconds": wallSeconds,
+            "detectors": detectors,
+        ]
+    }
 }
