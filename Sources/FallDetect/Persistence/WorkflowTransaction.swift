@@ -118,7 +118,18 @@ public struct WorkflowTransaction {
     private func queue(_ kind: MessageKind, at now: Int64) throws {
         let sequence = (try setting("messageSequence", as: Int.self) ?? 0) + 1
         try setSetting("messageSequence", sequence)
-        for recipient in [Self.localLog] + (try contacts()).map({ ($0.channel, $0.phone.e164) }) {
+        var recipients = [Self.localLog] + (try contacts()).map({ ($0.channel, $0.phone.e164) })
+        if kind == .allClear {
+            // An alert still waiting for its retry must not arrive after the all clear, and whoever
+            // never heard of the emergency needs no all clear.
+            let pending = try OutboxMessage.fetchAll(
+                db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts FROM outbox WHERE deliveredAt IS NULL AND nextAttemptAt < ?",
+                arguments: [Int64.max])
+            for message in pending { try abandon(message, reason: "superseded by the all clear", at: now) }
+            let notified = Set(try String.fetchAll(db, sql: "SELECT DISTINCT recipient FROM outbox WHERE deliveredAt IS NOT NULL"))
+            recipients = recipients.filter { $0.1 == Self.localLog.address || notified.contains($0.1) }
+        }
+        for recipient in recipients {
             try db.execute(
                 sql: "INSERT OR IGNORE INTO outbox(idempotencyKey, kind, channel, recipient, createdAt, nextAttemptAt) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: ["msg-\(sequence)-\(recipient.0)-\(recipient.1)", kind.rawValue, recipient.0, recipient.1, now, now])
