@@ -45,7 +45,9 @@ run: build
 test: bootstrap $(ORACLE_VENV)/.ready
 	@mkdir -p $(CACHE)
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@# One test at a time: with two cores, tests that block a thread (real processes, gpsd, the
+	@# dataset) would otherwise starve the others and stretch their timeouts.
+	$(SWIFT) test --skip-build --no-parallel
 	@# The ring's tests again under ThreadSanitizer (it exits non-zero on a data race).
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	SAMPLE_RING_TEST_ITEMS=10000000 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter SampleRingTests
