@@ -82,10 +82,13 @@ public struct ReplayCatalog: Sendable {
             throw FallDetectError(.io, "\(error)", path: root)
         }
         notices += dataset.notices
+        // The whole root, or the trials at or below the path given (a subject folder, one file).
         let scope = URL(fileURLWithPath: only).standardizedFileURL.path
-        let wanted = dataset.entries.filter { entry in
+        let wholeRoot = scope == URL(fileURLWithPath: root).standardizedFileURL.path
+        let folder = scope.hasSuffix("/") ? scope : scope + "/"
+        let wanted = wholeRoot ? dataset.entries : dataset.entries.filter { entry in
             let raw = URL(fileURLWithPath: entry.rawPath).standardizedFileURL.path
-            return raw == scope || raw.hasPrefix(scope.hasSuffix("/") ? scope : scope + "/") || scope == URL(fileURLWithPath: root).standardizedFileURL.path
+            return raw == scope || raw.hasPrefix(folder)
         }
         guard !wanted.isEmpty else { throw FallDetectError(.noData, "no SisFall trials found", path: only) }
         // A cache that cannot be created only costs speed: read the text instead.

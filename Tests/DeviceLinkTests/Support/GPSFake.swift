@@ -29,15 +29,7 @@ final class GPSFake {
     static func freePort() -> Int {
         for _ in 0..<100 {
             let port = Int.random(in: 30000...60000)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(fd) }
-            var addr = sockaddr_in()
-            addr.sin_family = sa_family_t(AF_INET)
-            addr.sin_port = in_port_t(UInt16(port).bigEndian)
-            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let bound = withUnsafePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
+            let bound = withLoopbackSocket(port: port) { fd, address, length in bind(fd, address, length) }
             if bound == 0 { return port }
         }
         return 39_999
@@ -86,6 +78,11 @@ final class GPSFake {
     }
 
     static func accepts(port: Int) -> Bool {
+        withLoopbackSocket(port: port) { fd, address, length in connect(fd, address, length) } == 0
+    }
+
+    /// A fresh TCP socket and 127.0.0.1:`port`, handed to `body` (bind or connect), then closed.
+    private static func withLoopbackSocket(port: Int, _ body: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var addr = sockaddr_in()
@@ -93,8 +90,8 @@ final class GPSFake {
         addr.sin_port = in_port_t(UInt16(port).bigEndian)
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         return withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
     }
 
     /// gpsd processes serving this port (gpsfake starts them with `-S PORT`).
