@@ -1,0 +1,44 @@
+/// Turns IMU samples into `MotionFrame`s: AHRS attitude (tilt), earth-frame vertical acceleration
+/// and a drift-controlled vertical velocity, and a saturation flag. O(1) per sample, no allocation.
+public struct MotionFrameBuilder: Sendable {
+    public let sampleRate: Float
+    /// Accelerometer full scale, g; readings at 98 % of it or beyond are flagged as saturated.
+    public let accelerometerRange: Float
+    var ahrs: AHRS
+    var velocity: VerticalVelocityEstimator
+    var previousTimestamp: Int64?
+
+    /// - Parameters:
+    ///   - sampleRate: nominal rate, Hz (SisFall 200; the daemon 100–1000).
+    ///   - accelerometerRange: full scale in g (SisFall's ADXL345: 16).
+    ///   - velocityTimeConstant: seconds; see `VerticalVelocityEstimator`.
+    public init(sampleRate: Float, accelerometerRange: Float = 16, velocityTimeConstant: Float = 1) {
+        self.sampleRate = sampleRate
+        self.accelerometerRange = accelerometerRange
+        ahrs = AHRS(settings: AHRSSettings(sampleRate: sampleRate))
+        velocity = VerticalVelocityEstimator(timeConstant: velocityTimeConstant)
+    }
+
+    public mutating func push(_ sample: IMUSample) -> MotionFrame {
+        let nominal = 1 / sampleRate
+        var period = nominal
+        if let previous = previousTimestamp {
+            let gap = Float(sample.timestampNanoseconds - previous) * 1e-9
+            // A gap outside (0, 1 s) is a clock step or a pause, not a sample period.
+            if gap > 0, gap < 1 { period = gap }
+        }
+        previousTimestamp = sample.timestampNanoseconds
+        ahrs.samplePeriod = period
+        ahrs.update(sample)
+        let output = ahrs.output
+        let v = velocity.push(earthAccelerationZ: output.earthAcceleration.z, samplePeriod: period)
+        let a = sample.acceleration
+        let g = sample.angularRate
+        let limit = accelerometerRange * 0.98
+        let saturated = abs(a.x) >= limit || abs(a.y) >= limit || abs(a.z) >= limit
+        return MotionFrame(
+            timestampNanoseconds: sample.timestampNanoseconds, samplePeriod: period, acceleration: a,
+            angularRateMagnitude: (g * g).sum().squareRoot(), tiltDegrees: output.tiltDegrees,
+            verticalAcceleration: output.earthAcceleration.z, verticalVelocity: v, saturated: saturated)
+    }
+}
