@@ -16,7 +16,7 @@ struct Detectord: AsyncParsableCommand {
         version: DetectordVersion.current,
         subcommands: [
             ReplayCommand.self, SynthCommand.self, ProbeCommand.self, DrillCommand.self,
-            StatusCommand.self, BenchCommand.self, RunCommand.self, RecordCommand.self,
+            StatusCommand.self, BenchCommand.self, TrainCommand.self, RunCommand.self, RecordCommand.self,
             PairCommand.self,
         ]
     )

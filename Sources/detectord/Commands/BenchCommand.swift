@@ -7,7 +7,7 @@ import Foundation
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Evaluate detectors over a dataset (today: the SisFall paper's features, trial protocol).",
+        abstract: "Evaluate detectors over a dataset: the SisFall paper's features (trial protocol) and the fall detectors (online protocol).",
         discussion: """
             DIR is any folder laid out like SisFall (SisFall_dataset/ with any subset of subjects). Detectors \
             are the paper's features (Sucerquia et al. 2017): C2, C3, C8, C9, C13 on ADXL345 acceleration \
@@ -18,7 +18,17 @@ struct BenchCommand: ParsableCommand {
             the held-out folds, AC mean ± std over folds, young and elderly apart, which ADL codes trigger and \
             which falls are missed. In --json, rates are fractions 0..1; seconds is the compute time of the \
             feature summed over trials on one core. Trials load in parallel, from the parsed-trial cache when \
-            it is current. The online protocol and --plot are not implemented yet.
+            it is current.
+
+            Online protocol (--protocol online; detectors multiphase, learned or all): each detector runs \
+            through every trial as the daemon would: AHRS fusion, the fall candidate tracker, the judge and a \
+            30 s one-detection-per-event gate. A detection inside the labelled FALL span of SisFall_enhanced/ \
+            or at most 2 s after it detects the fall; any other detection is a false alarm. Reported: SE, SP \
+            (ADL trials without a detection), AC, false alarms per hour of ADL, latency from fall onset (the \
+            first sample labelled FALL) median and p95, young and elderly apart, per activity. Without \
+            --train the shipped parameters are evaluated as they are; with --train every fold is tested with \
+            parameters fitted on the other folds' subjects only (the learned model retrained, the multiphase \
+            impact threshold re-chosen). --plot is not implemented yet.
             """)
 
     @Option(help: ArgumentHelp("Dataset layout: sisfall (the only one today).", valueName: "name"))
@@ -27,11 +37,14 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Folder holding SisFall_dataset/.", valueName: "dir"))
     var root: String
 
-    @Option(help: ArgumentHelp("c2, c3, c8, c9, c13 or all.", valueName: "name"))
+    @Option(help: ArgumentHelp("Trial protocol: c2, c3, c8, c9, c13 or all. Online protocol: multiphase, learned or all.", valueName: "name"))
     var detector: String = "all"
 
-    @Option(name: .customLong("protocol"), help: ArgumentHelp("trial (online: not implemented yet).", valueName: "name"))
+    @Option(name: .customLong("protocol"), help: ArgumentHelp("trial (the paper's, one decision per trial) or online (as the daemon runs).", valueName: "name"))
     var evaluationProtocol: String = "trial"
+
+    @Flag(help: "Online protocol: cross-validate, fitting each fold's parameters on the other folds' subjects.")
+    var train = false
 
     @Option(help: ArgumentHelp("Cross-validation folds, split by subject (2 up to the number of subjects).", valueName: "k"))
     var folds: Int = 10
@@ -47,10 +60,10 @@ struct BenchCommand: ParsableCommand {
 
     func validate() throws {
         guard dataset == "sisfall" else { throw ValidationError("--dataset: only sisfall is supported, got '\(dataset)'") }
-        _ = try features()
         guard evaluationProtocol == "trial" || evaluationProtocol == "online" else {
             throw ValidationError("--protocol must be trial or online, got '\(evaluationProtocol)'")
         }
+        if evaluationProtocol == "online" { _ = try onlineDetectors() } else { _ = try features() }
         guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
     }
 
@@ -65,14 +78,11 @@ struct BenchCommand: ParsableCommand {
     func run() throws {
         let out = Terminal.standardOutput
         let err = Terminal.standardError
-        if evaluationProtocol == "online" {
-            err.write("detectord bench: --protocol online is not implemented yet; use --protocol trial.\n")
-            throw ExitCode(69)
-        }
         if plot != nil {
             err.write("detectord bench: --plot is not implemented yet.\n")
             throw ExitCode(69)
         }
+        if evaluationProtocol == "online" { return try runOnline() }
         let features = try features()
         let clock = ContinuousClock()
         let started = clock.now
@@ -81,12 +91,7 @@ struct BenchCommand: ParsableCommand {
         do {
             let data = try SisFallDataset(root: root)
             guard !data.entries.isEmpty else { throw FallDetectError(.noData, "no SisFall trials found", path: data.rawDirectory) }
-            let cacheDirectory = (cache ?? ReplayCatalog.defaultCacheDirectory()) + "/sisfall"
-            var trialCache: TrialCache?
-            do { trialCache = try TrialCache(directory: cacheDirectory) } catch {
-                err.write("note: \(error); parsing text every time\n")
-            }
-            scoring = try SisFallScoring(dataset: data, features: features, cache: trialCache)
+            scoring = try SisFallScoring(dataset: data, features: features, cache: trialCache())
             for notice in scoring.notices { err.write("note: \(notice)\n") }
             for feature in features {
                 results.append(try TrialProtocol.evaluate(scoring.scoredTrials(feature), folds: folds))
@@ -98,15 +103,26 @@ struct BenchCommand: ParsableCommand {
         let wall = Self.seconds(started.duration(to: clock.now))
 
         out.write(Self.table(scoring: scoring, results: results, folds: folds, root: root, wallSeconds: wall))
-        if let json {
-            let object = Self.report(scoring: scoring, results: results, root: root, wallSeconds: wall)
-            do {
-                let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-                try data.write(to: URL(fileURLWithPath: json))
-            } catch {
-                err.write("detectord bench: \(json): cannot write: \(error.localizedDescription)\n")
-                throw ExitCode(73)
-            }
+        try writeJSON(Self.report(scoring: scoring, results: results, root: root, wallSeconds: wall))
+    }
+
+    /// The parsed-trial cache, or nil (with a note) when its folder cannot be made.
+    func trialCache() -> TrialCache? {
+        let cacheDirectory = (cache ?? ReplayCatalog.defaultCacheDirectory()) + "/sisfall"
+        do { return try TrialCache(directory: cacheDirectory) } catch {
+            Terminal.standardError.write("note: \(error); parsing text every time\n")
+            return nil
+        }
+    }
+
+    func writeJSON(_ object: [String: Any]) throws {
+        guard let json else { return }
+        do {
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+            try data.write(to: URL(fileURLWithPath: json))
+        } catch {
+            Terminal.standardError.write("detectord bench: \(json): cannot write: \(error.localizedDescription)\n")
+            throw ExitCode(73)
         }
     }
 

@@ -12,10 +12,14 @@ public struct MotionFrameBuilder: Sendable {
     ///   - sampleRate: nominal rate, Hz (SisFall 200; the daemon 100–1000).
     ///   - accelerometerRange: full scale in g (SisFall's ADXL345: 16).
     ///   - velocityTimeConstant: seconds; see `VerticalVelocityEstimator`.
-    public init(sampleRate: Float, accelerometerRange: Float = 16, velocityTimeConstant: Float = 1) {
+    ///   - accelerationRejection: the AHRS's, degrees. 0 (off) by default: a trunk sensor is
+    ///     accelerated most of the time while walking, and with rejection on the filter leans on an
+    ///     uncalibrated gyroscope for seconds and its tilt drifts by 30° and more (measured on
+    ///     SisFall walking trials); an impact's fraction of a second moves it little at gain 0.5.
+    public init(sampleRate: Float, accelerometerRange: Float = 16, velocityTimeConstant: Float = 1, accelerationRejection: Float = 0) {
         self.sampleRate = sampleRate
         self.accelerometerRange = accelerometerRange
-        ahrs = AHRS(settings: AHRSSettings(sampleRate: sampleRate))
+        ahrs = AHRS(settings: AHRSSettings(sampleRate: sampleRate, accelerationRejection: accelerationRejection))
         velocity = VerticalVelocityEstimator(timeConstant: velocityTimeConstant)
     }
 

@@ -1,0 +1,52 @@
+/// When an impact becomes a candidate and which spans around it are measured. Shared by both fall
+/// detectors; every value is in seconds or g.
+public struct FallCandidateSettings: Sendable, Hashable {
+    /// |a| at or above this starts a candidate, g. Low on purpose: the detectors decide.
+    public var impactThreshold: Float
+    /// Seconds after the impact before the posture window opens (the body still bounces).
+    public var postureDelay: Float
+    /// Seconds after the impact at which the candidate is judged; the posture window is
+    /// [postureDelay, decisionDelay]. It is the detection latency from the impact. A larger
+    /// peak before then becomes the impact and restarts the wait.
+    public var decisionDelay: Float
+    /// |a| under this counts as falling (weightless), g.
+    public var freeFallThreshold: Float
+    /// Sample rate of the frames, Hz: spans in seconds become sample counts.
+    public var sampleRate: Float
+
+    public init(
+        impactThreshold: Float = 1.6, postureDelay: Float = 0.2, decisionDelay: Float = 0.6,
+        freeFallThreshold: Float = 0.6, sampleRate: Float = 200
+    ) {
+        self.impactThreshold = impactThreshold
+        self.postureDelay = postureDelay
+        self.decisionDelay = decisionDelay
+        self.freeFallThreshold = freeFallThreshold
+        self.sampleRate = sampleRate
+    }
+
+    /// Seconds before the impact over which the pre-fall posture is averaged: [-2 s, -1 s].
+    static let postureBefore: (start: Float, end: Float) = (2, 1)
+    /// Seconds before the impact searched for the falling phase.
+    static let fallingSpan: Float = 1
+    /// Seconds before the impact over which activity is measured: [-3 s, -0.5 s].
+    static let activitySpan: (start: Float, end: Float) = (3, 0.5)
+
+    func samples(_ seconds: Float) -> Int { max(1, Int((seconds * sampleRate).rounded())) }
+
+    /// Throws `.invalidArgument` naming the field that is out of range.
+    public func validate() throws(FallDetectError) {
+        func check(_ ok: Bool, _ field: String, _ why: String) throws(FallDetectError) {
+            if !ok { throw FallDetectError(.invalidArgument, why, field: field) }
+        }
+        try check(sampleRate.isFinite && sampleRate >= 10 && sampleRate <= 10_000, "sampleRate", "must lie in 10…10000 Hz, got \(sampleRate)")
+        try check(impactThreshold.isFinite && impactThreshold > 1, "impactThreshold", "must exceed 1 g, got \(impactThreshold)")
+        try check(postureDelay.isFinite && postureDelay >= 0, "postureDelay", "must not be negative, got \(postureDelay)")
+        try check(
+            decisionDelay.isFinite && decisionDelay > postureDelay && decisionDelay <= 10, "decisionDelay",
+            "must lie after postureDelay (\(postureDelay) s) and within 10 s, got \(decisionDelay)")
+        try check(
+            freeFallThreshold.isFinite && freeFallThreshold > 0 && freeFallThreshold < 1, "freeFallThreshold",
+            "must lie in (0, 1) g, got \(freeFallThreshold)")
+    }
+}

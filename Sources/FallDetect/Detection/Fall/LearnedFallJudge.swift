@@ -1,0 +1,34 @@
+/// The learned judge: gradient-boosted trees over the candidate's measurements
+/// (`FallCandidate.features`), trained by `detectord train` on the SisFall development subjects
+/// only. Its score is the model's probability that the candidate is a fall.
+public struct LearnedFallJudge: FallJudge {
+    public var model: BoostedTrees
+    public var threshold: Float
+    public var name: String { "learned" }
+
+    public init(model: BoostedTrees, threshold: Float) throws(FallDetectError) {
+        guard model.featureCount <= FallCandidate.featureNames.count else {
+            throw FallDetectError(
+                .invalidArgument, "model reads \(model.featureCount) features; candidates have \(FallCandidate.featureNames.count)",
+                field: "features")
+        }
+        guard threshold.isFinite, threshold > 0, threshold < 1 else {
+            throw FallDetectError(.invalidArgument, "threshold must lie in (0, 1), got \(threshold)", field: "threshold")
+        }
+        self.model = model
+        self.threshold = threshold
+    }
+
+    /// The model committed in `ShippedFallModel`, at its shipped threshold.
+    public static func shipped() throws(FallDetectError) -> LearnedFallJudge {
+        try LearnedFallJudge(model: BoostedTrees(text: ShippedFallModel.text, path: "ShippedFallModel.swift"), threshold: ShippedFallModel.threshold)
+    }
+
+    public func score(_ candidate: FallCandidate) -> Float { model.probability(candidate.features) }
+
+    /// The probability itself, rescaled so the threshold maps to 0.5.
+    public func confidence(score: Float) -> Float {
+        guard score >= threshold else { return 0 }
+        return 0.5 + 0.5 * (score - threshold) / max(1e-6, 1 - threshold)
+    }
+}

@@ -1,0 +1,59 @@
+/// Leave-subjects-out evaluation of the fall detectors under the online protocol: each fold's
+/// subjects are tested with parameters fitted on the other folds' subjects only, so every figure
+/// is on people the detector never saw.
+public enum OnlineCrossValidation {
+    /// The learned detector: a model trained per fold with `trainer`, judged at `threshold`.
+    public static func learned(
+        _ trials: [OnlineTrial], folds count: Int, trainer: BoostedTreesTrainer = BoostedTreesTrainer(), threshold: Float,
+        tolerance: Double = OnlineProtocol.defaultTolerance
+    ) throws(FallDetectError) -> OnlineProtocolResult {
+        try crossValidate(trials, folds: count) { (training: [OnlineTrial]) throws(FallDetectError) -> any FallJudge in
+            let data = OnlineProtocol.trainingRows(training, tolerance: tolerance)
+            let model = try trainer.train(rows: data.rows, labels: data.labels, featureCount: FallCandidate.featureNames.count)
+            return try LearnedFallJudge(model: model, threshold: threshold)
+        } evaluate: { judge, test in
+            OnlineProtocol.evaluate(judge, on: test, tolerance: tolerance)
+        }
+    }
+
+    /// The multiphase detector: its impact threshold chosen per fold as the one that maximises
+    /// (SE + SP) / 2 on the training subjects, the other rules as given.
+    public static func multiphase(
+        _ trials: [OnlineTrial], folds count: Int, parameters: MultiphaseFallParameters = MultiphaseFallParameters(),
+        tolerance: Double = OnlineProtocol.defaultTolerance
+    ) throws(FallDetectError) -> OnlineProtocolResult {
+        try crossValidate(trials, folds: count) { (training: [OnlineTrial]) throws(FallDetectError) -> any FallJudge in
+            var judge = try MultiphaseFallJudge(parameters: parameters)
+            var best = (accuracy: -1.0, threshold: parameters.minimumImpact)
+            for step in 0...40 {
+                judge.threshold = 1.5 + Float(step) * 0.1
+                let accuracy = OnlineProtocol.evaluate(judge, on: training, tolerance: tolerance).counts.balancedAccuracy ?? 0
+                if accuracy > best.accuracy { best = (accuracy, judge.threshold) }
+            }
+            judge.threshold = best.threshold
+            return judge
+        } evaluate: { judge, test in
+            OnlineProtocol.evaluate(judge, on: test, tolerance: tolerance)
+        }
+    }
+
+    static func crossValidate(
+        _ trials: [OnlineTrial], folds count: Int, fit: ([OnlineTrial]) throws(FallDetectError) -> any FallJudge,
+        evaluate: (any FallJudge, [OnlineTrial]) -> OnlineProtocolResult
+    ) throws(FallDetectError) -> OnlineProtocolResult {
+        let folds = try SubjectFolds(subjects: trials.map(\.name.subject), count: count)
+        var merged: OnlineProtocolResult?
+        var thresholds: [Float] = []
+        for k in 0..<count {
+            let test = trials.filter { folds.fold(of: $0.name.subject) == k }
+            let training = trials.filter { folds.fold(of: $0.name.subject) != k }
+            let judge = try fit(training)
+            thresholds.append(judge.threshold)
+            let result = evaluate(judge, test)
+            if merged == nil { merged = result } else { merged?.merge(result) }
+        }
+        guard var merged else { throw FallDetectError(.noData, "no folds", field: "folds") }
+        merged.threshold = thresholds.reduce(0, +) / Float(max(1, thresholds.count))
+        return merged
+    }
+}

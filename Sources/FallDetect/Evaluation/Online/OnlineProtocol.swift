@@ -1,0 +1,70 @@
+/// The online protocol: a detector runs through each trial as the daemon would (candidates in
+/// time order, the judge, the one-per-event gate) and every detection is checked against the
+/// labels. A detection inside the labelled FALL span, or at most `tolerance` seconds after it,
+/// detects the fall; any other detection is a false alarm. Trials are whole recordings, so the
+/// gate starts open in each.
+public enum OnlineProtocol {
+    /// Seconds after the labelled FALL span within which a detection still counts for the fall:
+    /// the span ends at the impact, and the posture after it takes a moment to show.
+    public static let defaultTolerance: Double = 2
+
+    /// Times of the detections `judge` makes in `trial`.
+    public static func detections(of judge: some FallJudge, in trial: OnlineTrial, gate: DetectionGate = DetectionGate()) -> [Int64] {
+        var gate = gate
+        var times: [Int64] = []
+        for candidate in trial.candidates where judge.score(candidate) >= judge.threshold {
+            if gate.admit(candidate.decisionNanoseconds) { times.append(candidate.decisionNanoseconds) }
+        }
+        return times
+    }
+
+    public static func evaluate(
+        _ judge: some FallJudge, on trials: [OnlineTrial], tolerance: Double = defaultTolerance, gate: DetectionGate = DetectionGate()
+    ) -> OnlineProtocolResult {
+        var result = OnlineProtocolResult(
+            detector: judge.name, threshold: judge.threshold, counts: ConfusionCounts(), falseAlarms: 0, strayDetectionsInFalls: 0,
+            adlHours: 0, latencies: [], byGroup: [:], perActivity: [:])
+        for trial in trials {
+            let times = detections(of: judge, in: trial, gate: gate)
+            var group = result.byGroup[trial.name.group] ?? OnlineProtocolResult.GroupResult()
+            if trial.name.isFall {
+                let hits = times.filter { trial.isInFallWindow($0, tolerance: tolerance) }
+                let detected = !hits.isEmpty
+                result.strayDetectionsInFalls += times.count - hits.count
+                if let first = hits.first, let onset = trial.fallSpan?.lowerBound {
+                    let latency = Double(first - onset) / 1e9
+                    result.latencies.append(latency)
+                    group.latencies.append(latency)
+                }
+                result.counts.add(isFall: true, flagged: detected)
+                group.counts.add(isFall: true, flagged: detected)
+                result.perActivity[trial.name.activityCode, default: ConfusionCounts()].add(isFall: true, flagged: detected)
+            } else {
+                let hours = trial.seconds / 3600
+                result.falseAlarms += times.count
+                result.adlHours += hours
+                group.falseAlarms += times.count
+                group.adlHours += hours
+                result.counts.add(isFall: false, flagged: !times.isEmpty)
+                group.counts.add(isFall: false, flagged: !times.isEmpty)
+                result.perActivity[trial.name.activityCode, default: ConfusionCounts()].add(isFall: false, flagged: !times.isEmpty)
+            }
+            result.byGroup[trial.name.group] = group
+        }
+        return result
+    }
+
+    /// Candidate labels for training: true for a fall trial's candidates whose decision lands in
+    /// its fall window, false for every other candidate (ADL, and a fall trial's other impacts).
+    public static func trainingRows(_ trials: [OnlineTrial], tolerance: Double = defaultTolerance) -> (rows: [FallFeatureVector], labels: [Bool]) {
+        var rows: [FallFeatureVector] = []
+        var labels: [Bool] = []
+        for trial in trials {
+            for c in trial.candidates {
+                rows.append(c.features)
+                labels.append(trial.isInFallWindow(c.decisionNanoseconds, tolerance: tolerance))
+            }
+        }
+        return (rows, labels)
+    }
+}

@@ -1,0 +1,65 @@
+/// What the online protocol found for one detector at one operating point.
+public struct OnlineProtocolResult: Sendable {
+    public var detector: String
+    public var threshold: Float
+    /// Trials: a fall counts as detected when a detection lands in its window; an ADL trial
+    /// counts as a false alarm when any detection lands in it.
+    public var counts: ConfusionCounts
+    /// Detections in ADL trials (several can land in one trial).
+    public var falseAlarms: Int
+    /// Detections in fall trials outside their window (before the fall, or long after).
+    public var strayDetectionsInFalls: Int
+    /// Hours of ADL trials.
+    public var adlHours: Double
+    /// Seconds from fall onset (first sample labelled FALL) to the detection, per detected fall.
+    public var latencies: [Double]
+    public var byGroup: [SisFallTrialName.Group: OnlineProtocolResult.GroupResult]
+    /// Per activity code: trials and the trials with a detection (for ADL: false alarms; for
+    /// falls: detected).
+    public var perActivity: [String: ConfusionCounts]
+
+    public struct GroupResult: Sendable {
+        public var counts = ConfusionCounts()
+        public var falseAlarms = 0
+        public var adlHours: Double = 0
+        public var latencies: [Double] = []
+        public init() {}
+        public var falseAlarmsPerHour: Double? { adlHours > 0 ? Double(falseAlarms) / adlHours : nil }
+        public var medianLatency: Double? { OnlineProtocolResult.percentile(latencies, 0.5) }
+        public var p95Latency: Double? { OnlineProtocolResult.percentile(latencies, 0.95) }
+    }
+
+    public var falseAlarmsPerHour: Double? { adlHours > 0 ? Double(falseAlarms) / adlHours : nil }
+    public var medianLatency: Double? { Self.percentile(latencies, 0.5) }
+    public var p95Latency: Double? { Self.percentile(latencies, 0.95) }
+
+    /// Linear interpolation between closest ranks (numpy's default); nil for no values.
+    public static func percentile(_ values: [Double], _ q: Double) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        let position = q * Double(sorted.count - 1)
+        let lower = Int(position.rounded(.down))
+        let upper = min(lower + 1, sorted.count - 1)
+        return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - Double(lower))
+    }
+}
+
+extension OnlineProtocolResult {
+    /// Adds another set of trials' outcome (another fold) to this one.
+    public mutating func merge(_ other: OnlineProtocolResult) {
+        counts.merge(other.counts)
+        falseAlarms += other.falseAlarms
+        strayDetectionsInFalls += other.strayDetectionsInFalls
+        adlHours += other.adlHours
+        latencies += other.latencies
+        for (group, g) in other.byGroup {
+            var mine = byGroup[group] ?? GroupResult()
+            mine.counts.merge(g.counts)
+            mine.falseAlarms += g.falseAlarms
+            mine.adlHours += g.adlHours
+            mine.latencies += g.latencies
+            byGroup[group] = mine
+        }
+        for (code, c) in other.perActivity { perActivity[code, default: ConfusionCounts()].merge(c) }
+    }
+}

@@ -1,0 +1,33 @@
+/// One trial as the online protocol needs it: who and what, how long, where the labelled fall
+/// lies, and the fall candidates the streaming tracker found in it (in time order). Detectors are
+/// then judged over the candidates without running fusion again.
+public struct OnlineTrial: Sendable {
+    public var name: SisFallTrialName
+    public var samples: Int
+    public var seconds: Double
+    /// The labelled FALL span (label 2) on the samples' clock, nil for ADL trials and for falls
+    /// without labels.
+    public var fallSpan: ClosedRange<Int64>?
+    public var candidates: [FallCandidate]
+
+    public init(name: SisFallTrialName, samples: Int, seconds: Double, fallSpan: ClosedRange<Int64>?, candidates: [FallCandidate]) {
+        self.name = name
+        self.samples = samples
+        self.seconds = seconds
+        self.fallSpan = fallSpan
+        self.candidates = candidates
+    }
+
+    /// From a trial's labels: the first to the last sample labelled 2.
+    public static func fallSpan(labels: [UInt8]?, samplePeriodNanoseconds: Int64) -> ClosedRange<Int64>? {
+        guard let labels, let first = labels.firstIndex(of: 2), let last = labels.lastIndex(of: 2) else { return nil }
+        return Int64(first) * samplePeriodNanoseconds...Int64(last) * samplePeriodNanoseconds
+    }
+
+    /// Whether a detection at `t` counts for the fall: inside the span or up to `tolerance`
+    /// seconds after it.
+    public func isInFallWindow(_ t: Int64, tolerance: Double) -> Bool {
+        guard name.isFall, let span = fallSpan else { return false }
+        return t >= span.lowerBound && t <= span.upperBound + Int64(tolerance * 1e9)
+    }
+}

@@ -1,0 +1,156 @@
+import ArgumentParser
+import FallDetect
+import Foundation
+
+/// `detectord bench --protocol online`: the fall detectors run through every trial as the daemon
+/// would, scored against SisFall_enhanced's per-sample labels.
+extension BenchCommand {
+    static let onlineDetectorNames = ["multiphase", "learned"]
+
+    func onlineDetectors() throws -> [String] {
+        let name = detector.lowercased()
+        if name == "all" { return Self.onlineDetectorNames }
+        guard Self.onlineDetectorNames.contains(name) else {
+            throw ValidationError("--detector with --protocol online must be multiphase, learned or all, got '\(detector)'")
+        }
+        return [name]
+    }
+
+    /// The shipped judge of a detector.
+    static func shippedJudge(_ name: String) throws(FallDetectError) -> any FallJudge {
+        name == "learned" ? try LearnedFallJudge.shipped() : try MultiphaseFallJudge()
+    }
+
+    func runOnline() throws {
+        let err = Terminal.standardError
+        let names = try onlineDetectors()
+        let clock = ContinuousClock()
+        let started = clock.now
+        let scan: OnlineScan
+        var results: [OnlineProtocolResult] = []
+        do {
+            let data = try SisFallDataset(root: root)
+            guard !data.entries.isEmpty else { throw FallDetectError(.noData, "no SisFall trials found", path: data.rawDirectory) }
+            guard data.hasEnhancedLabels else {
+                throw FallDetectError(
+                    .noData, "the online protocol needs SisFall_enhanced/ (per-sample fall labels) beside SisFall_dataset/",
+                    path: data.enhancedDirectory)
+            }
+            scan = try OnlineScan(dataset: data, cache: trialCache())
+            for notice in scan.notices { err.write("note: \(notice)\n") }
+            if !scan.fallsWithoutLabels.isEmpty {
+                err.write("note: \(scan.fallsWithoutLabels.count) fall trials have no labels and are left out: "
+                    + scan.fallsWithoutLabels.prefix(5).map(\.description).joined(separator: ", ") + "\n")
+            }
+            for name in names {
+                if train {
+                    results.append(
+                        name == "learned"
+                            ? try OnlineCrossValidation.learned(scan.trials, folds: folds, threshold: try LearnedFallJudge.shipped().threshold)
+                            : try OnlineCrossValidation.multiphase(scan.trials, folds: folds))
+                } else {
+                    results.append(OnlineProtocol.evaluate(try Self.shippedJudge(name), on: scan.trials))
+                }
+            }
+        } catch let error as FallDetectError {
+            err.write("detectord bench: \(error)\n")
+            throw ExitCode(error.code == .invalidArgument ? 64 : 66)
+        }
+        let wall = Self.seconds(started.duration(to: clock.now))
+        Terminal.standardOutput.write(onlineTable(scan: scan, results: results, wallSeconds: wall))
+        try writeJSON(onlineReport(scan: scan, results: results, wallSeconds: wall))
+    }
+
+    static func milliseconds(_ seconds: Double?) -> String { seconds.map { "\(Int(($0 * 1000).rounded()))" } ?? "-" }
+
+    func onlineTable(scan: OnlineScan, results: [OnlineProtocolResult], wallSeconds: Double) -> String {
+        let falls = scan.trials.reduce(0) { $0 + ($1.name.isFall ? 1 : 0) }
+        let subjects = Set(scan.trials.map(\.name.subject)).count
+        let adlHours = results.first?.adlHours ?? 0
+        var text = "SisFall at \(root): \(scan.trials.count) trials (\(falls) falls, \(scan.trials.count - falls) ADL, "
+            + "\(ProgressLine.fixed(adlHours, 2)) h of ADL), \(subjects) subjects; online protocol, "
+            + (train ? "\(folds) folds by subject, parameters fitted on the other folds" : "shipped parameters") + "\n"
+        let header = ["detector", "SE %", "SP %", "AC %", "false alarms/h", "latency ms (median/p95)", "young SE/SP %", "elderly SE/SP %", "threshold"]
+        var lines = [header]
+        for r in results {
+            let young = r.byGroup[.young] ?? .init()
+            let elderly = r.byGroup[.elderly] ?? .init()
+            lines.append([
+                r.detector, Self.percent(r.counts.sensitivity), Self.percent(r.counts.specificity), Self.percent(r.counts.balancedAccuracy),
+                r.falseAlarmsPerHour.map { ProgressLine.fixed($0, 2) } ?? "-",
+                "\(Self.milliseconds(r.medianLatency))/\(Self.milliseconds(r.p95Latency))",
+                "\(Self.percent(young.counts.sensitivity))/\(Self.percent(young.counts.specificity))",
+                "\(Self.percent(elderly.counts.sensitivity))/\(Self.percent(elderly.counts.specificity))",
+                ProgressLine.fixed(Double(r.threshold), 3),
+            ])
+        }
+        var widths = [Int](repeating: 0, count: header.count)
+        for line in lines { for (i, cell) in line.enumerated() { widths[i] = max(widths[i], cell.count) } }
+        for line in lines {
+            text += line.enumerated().map { $0 == line.count - 1 ? $1 : Self.padded($1, widths[$0]) }.joined(separator: "  ") + "\n"
+        }
+        for r in results {
+            let codes = r.perActivity.keys.sorted()
+            let alarms = codes.compactMap { code -> String? in
+                let c = r.perActivity[code]!
+                return c.falseAlarms > 0 ? "\(code) \(c.falseAlarms)/\(c.adls)" : nil
+            }
+            let missed = codes.compactMap { code -> String? in
+                let c = r.perActivity[code]!
+                return c.fallsMissed > 0 ? "\(code) \(c.fallsMissed)/\(c.falls)" : nil
+            }
+            text += "\(r.detector): ADL that trigger: \(alarms.isEmpty ? "none" : alarms.joined(separator: ", "))"
+                + "; falls missed: \(missed.isEmpty ? "none" : missed.joined(separator: ", "))"
+                + (r.strayDetectionsInFalls > 0 ? "; \(r.strayDetectionsInFalls) detections in fall trials outside the fall window" : "") + "\n"
+        }
+        text += "\(scan.samples) samples through fusion and the candidate tracker in \(ProgressLine.fixed(scan.computeSeconds, 2)) s of compute "
+            + "(\(ProgressLine.rate(scan.computeSeconds > 0 ? Double(scan.samples) / scan.computeSeconds : 0)) samples/s per core); "
+            + "wall \(ProgressLine.fixed(wallSeconds, 2)) s including loading\(train ? " and training" : "")\n"
+        return text
+    }
+
+    func onlineMetrics(counts: ConfusionCounts, falseAlarmsPerHour: Double?, median: Double?, p95: Double?) -> [String: Any] {
+        [
+            "trials": counts.trials, "falls": counts.falls, "adls": counts.adls,
+            "sensitivity": Self.json(counts.sensitivity), "specificity": Self.json(counts.specificity),
+            "balanced_accuracy": Self.json(counts.balancedAccuracy), "false_alarms_per_hour": Self.json(falseAlarmsPerHour),
+            "latency_ms": ["median": Self.json(median.map { $0 * 1000 }), "p95": Self.json(p95.map { $0 * 1000 })],
+        ]
+    }
+
+    func onlineReport(scan: OnlineScan, results: [OnlineProtocolResult], wallSeconds: Double) -> [String: Any] {
+        let falls = scan.trials.reduce(0) { $0 + ($1.name.isFall ? 1 : 0) }
+        var detectors: [[String: Any]] = []
+        for r in results {
+            var entry = onlineMetrics(counts: r.counts, falseAlarmsPerHour: r.falseAlarmsPerHour, median: r.medianLatency, p95: r.p95Latency)
+            var groups: [String: Any] = [:]
+            for (key, group) in [("young", SisFallTrialName.Group.young), ("elderly", .elderly)] {
+                let g = r.byGroup[group] ?? .init()
+                groups[key] = onlineMetrics(counts: g.counts, falseAlarmsPerHour: g.falseAlarmsPerHour, median: g.medianLatency, p95: g.p95Latency)
+            }
+            var perActivity: [String: Any] = [:]
+            for (code, c) in r.perActivity {
+                perActivity[code] = ["trials": c.trials, "triggers": c.triggered, "missed": c.fallsMissed, "false_alarms": c.falseAlarms]
+            }
+            entry["name"] = r.detector
+            entry["protocol"] = "online"
+            entry["by_group"] = groups
+            entry["per_activity"] = perActivity
+            entry["false_alarms"] = r.falseAlarms
+            entry["stray_detections_in_falls"] = r.strayDetectionsInFalls
+            entry["threshold"] = Double(r.threshold)
+            entry["cross_validated"] = train
+            if train { entry["folds"] = folds }
+            entry["samples"] = scan.samples
+            entry["seconds"] = scan.computeSeconds
+            entry["samples_per_second"] = scan.computeSeconds > 0 ? Double(scan.samples) / scan.computeSeconds : 0
+            detectors.append(entry)
+        }
+        return [
+            "dataset": "sisfall", "root": root, "trials": scan.trials.count, "falls": falls, "adls": scan.trials.count - falls,
+            "adl_hours": results.first?.adlHours ?? 0, "subjects": Set(scan.trials.map(\.name.subject)).count,
+            "protocol": "online", "tolerance_s": OnlineProtocol.defaultTolerance, "wall_seconds": wallSeconds,
+            "detectors": detectors,
+        ]
+    }
+}
