@@ -40,7 +40,7 @@ build: bootstrap
 	$(SWIFT) build -c release --product detectord
 
 run: build
-	$(RELEASE_BIN) replay Datasets/demo --speed 8
+	$(RELEASE_BIN) replay Datasets/demo --speed 8 --profile cycling
 
 test: bootstrap $(ORACLE_VENV)/.ready
 	@mkdir -p $(CACHE)

@@ -1,6 +1,7 @@
 /// Streams a recording through the pipeline, paced against a clock.
 ///
-/// Today the pipeline decodes and keeps `ReplayStatistics`; detectors attach here later. The clock
+/// The pipeline decodes, keeps `ReplayStatistics`, and with a `DetectionPipeline` runs the
+/// detectors over samples and fixes in time order, exactly as the daemon feeds them. The clock
 /// is injected so tests run paced replays without waiting.
 public struct ReplayRunner<C: Clock>: Sendable where C.Duration == Duration {
     public var speed: ReplaySpeed
@@ -18,6 +19,19 @@ public struct ReplayRunner<C: Clock>: Sendable where C.Duration == Duration {
     /// the end. Cancelling the task stops the replay with `CancellationError`.
     public func run(
         _ recording: Recording,
+        progress: (ReplayProgress) -> Void = { _ in }
+    ) async throws -> ReplayStatistics {
+        var none: DetectionPipeline?
+        return try await run(recording, detecting: &none, progress: progress)
+    }
+
+    /// Replays one recording through `pipeline` as well: each sample, and each fix before the
+    /// first sample that follows it; `detection` is called as each detection happens (at its
+    /// place in paced time).
+    public func run(
+        _ recording: Recording,
+        detecting pipeline: inout DetectionPipeline?,
+        detection: (DetectionEvent) -> Void = { _ in },
         progress: (ReplayProgress) -> Void = { _ in }
     ) async throws -> ReplayStatistics {
         let start = clock.now
@@ -56,6 +70,18 @@ public struct ReplayRunner<C: Clock>: Sendable where C.Duration == Duration {
             samples.withUnsafeBufferPointer { all in
                 stats.consume(UnsafeBufferPointer(rebasing: all[index..<end]))
             }
+            // Taken out and put back so its buffers stay uniquely owned (no copy per step).
+            if var detectors = pipeline.take() {
+                for i in index..<end {
+                    let t = samples[i].timestampNanoseconds
+                    while nextFix < recording.fixes.count, recording.fixes[nextFix].timestampNanoseconds <= t {
+                        report(detectors.push(fix: recording.fixes[nextFix]), into: &stats, detection)
+                        nextFix += 1
+                    }
+                    report(detectors.push(samples[i]), into: &stats, detection)
+                }
+                pipeline = detectors
+            }
             while nextFix < recording.fixes.count, recording.fixes[nextFix].timestampNanoseconds <= lastTimestamp {
                 nextFix += 1
             }
@@ -74,6 +100,14 @@ public struct ReplayRunner<C: Clock>: Sendable where C.Duration == Duration {
                 progress(snapshot)
             }
         }
+        if var detectors = pipeline.take() {
+            // Fixes after the last sample can still confirm a crash.
+            while nextFix < recording.fixes.count {
+                report(detectors.push(fix: recording.fixes[nextFix]), into: &stats, detection)
+                nextFix += 1
+            }
+            pipeline = detectors
+        }
         stats.fixes = recording.fixes.count
         stats.events = recording.events.count
         snapshot.statistics = stats
@@ -81,6 +115,13 @@ public struct ReplayRunner<C: Clock>: Sendable where C.Duration == Duration {
         snapshot.isFinished = true
         progress(snapshot)
         return stats
+    }
+
+    private func report(_ events: [DetectionEvent], into stats: inout ReplayStatistics, _ detection: (DetectionEvent) -> Void) {
+        for event in events {
+            stats.detections += 1
+            detection(event)
+        }
     }
 
     private static func seconds(_ d: Duration) -> Double {

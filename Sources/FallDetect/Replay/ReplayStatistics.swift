@@ -3,6 +3,8 @@ public struct ReplayStatistics: Sendable, Equatable {
     public var samples = 0
     public var fixes = 0
     public var events = 0
+    /// Detections the pipeline made (0 when no detectors ran).
+    public var detections = 0
     /// Timestamps of the first and latest sample, nanoseconds.
     public var firstTimestamp: Int64?
     public var lastTimestamp: Int64?
@@ -45,6 +47,7 @@ public struct ReplayStatistics: Sendable, Equatable {
         samples += other.samples
         fixes += other.fixes
         events += other.events
+        detections += other.detections
         if other.peakAcceleration > peakAcceleration {
             peakAcceleration = other.peakAcceleration
             peakTimestamp = other.peakTimestamp

@@ -8,8 +8,10 @@ struct ReplayCommand: AsyncParsableCommand {
         discussion: """
             PATH may be a .detrec recording, a directory of them, a CSV file, a SisFall trial file, or a \
             folder laid out like SisFall (holding SisFall_dataset/, optionally SisFall_enhanced/). \
-            The pipeline today decodes and reports, per recording, samples per second, duration and \
-            peak |a|; detectors are not attached yet. On a terminal a live progress line is shown. \
+            Every recording runs through the detectors of --profile (AHRS fusion, then fall, free-fall and \
+            crash detection as the profile enables them), and each detection is printed when it happens, \
+            with its time in the recording, confidence, phases and evidence. Per recording a summary gives \
+            duration, samples, peak |a| and the number of detections. On a terminal a live progress line is shown. \
             Unreadable rows or blocks are reported with their file and line (or byte offset) and the \
             replay goes on with what could be read.
             """)
@@ -46,10 +48,39 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(help: "Print only the final totals.")
     var quiet = false
 
+    @Option(help: ArgumentHelp("Detector profile: walking, cycling, motorcycling or car.", valueName: "name"))
+    var profile: String = "walking"
+
+    @Option(help: ArgumentHelp("low, standard or high.", valueName: "preset"))
+    var sensitivity: String = "standard"
+
+    @Option(name: .customLong("fall-detector"), help: ArgumentHelp("learned or multiphase (default: the profile's).", valueName: "name"))
+    var fallDetector: String?
+
+    @Flag(name: .customLong("no-detect"), help: "Decode only; run no detectors.")
+    var noDetect = false
+
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give at least one path") }
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number") }
         _ = try csvFormat()
+        _ = try detectionProfile()
+    }
+
+    func detectionProfile() throws -> DetectionProfile {
+        guard var chosen = DetectionProfile.named(profile) else {
+            throw ValidationError("--profile must be one of \(DetectionProfile.all.map(\.name).joined(separator: ", ")), got '\(profile)'")
+        }
+        guard let preset = DetectionSensitivity(rawValue: sensitivity) else {
+            throw ValidationError("--sensitivity must be low, standard or high, got '\(sensitivity)'")
+        }
+        if let fallDetector {
+            guard let judge = FallJudgeChoice(rawValue: fallDetector) else {
+                throw ValidationError("--fall-detector must be learned or multiphase, got '\(fallDetector)'")
+            }
+            chosen.fall = judge
+        }
+        return chosen.with(sensitivity: preset)
     }
 
     func csvFormat() throws -> CSVFormat {
@@ -100,7 +131,24 @@ struct ReplayCommand: AsyncParsableCommand {
             }
             for problem in loaded.problems { err.write("warning: \(problem)\n") }
             for note in loaded.notes { err.write("note: \(note)\n") }
-            let stats = try await runner.run(loaded.recording) { progress in
+            var pipeline: DetectionPipeline?
+            if !noDetect {
+                let sensor = loaded.recording.info.sensor
+                do {
+                    pipeline = try DetectionPipeline(
+                        profile: detectionProfile(), sampleRate: Float(sensor.sampleRate), accelerometerRange: sensor.accelerometerRange)
+                } catch let error as FallDetectError {
+                    err.write("error: \(loaded.recording.info.title): \(error)\n")
+                    failed += 1
+                    continue
+                }
+            }
+            let origin = loaded.recording.samples.first?.timestampNanoseconds ?? 0
+            let title = loaded.recording.info.title
+            let stats = try await runner.run(loaded.recording, detecting: &pipeline) { event in
+                if live { out.write("\r\u{1B}[2K") }
+                out.write("\(title): \(ProgressLine.fixed(Double(event.timestampNanoseconds - origin) / 1e9, 2)) s  \(event.summary)\n")
+            } progress: { progress in
                 if progress.isFinished {
                     if live { out.write("\r\u{1B}[2K") }
                     if !quiet { out.write(ProgressLine.summary(progress) + "\n") }
@@ -120,6 +168,7 @@ struct ReplayCommand: AsyncParsableCommand {
             + "(\(ProgressLine.rate(wallSeconds > 0 ? Double(total.samples) / wallSeconds : 0)) samples/s, "
             + "\(ProgressLine.fixed(wallSeconds > 0 ? dataSeconds / wallSeconds : 0, 1))x), "
             + "peak |a| \(ProgressLine.fixed(Double(total.peakAcceleration), 2)) g"
+        if !noDetect { line += ", \(total.detections) detection\(total.detections == 1 ? "" : "s") (profile \(profile))" }
         if failed > 0 { line += ", \(failed) unreadable" }
         out.write(line + "\n")
         if replayed == 0 { throw ExitCode(1) }

@@ -23,6 +23,7 @@ enum ProgressLine {
         }
         if s.fixes > 0 { text += "  \(s.fixes) fixes" }
         if s.events > 0 { text += "  \(s.events) events" }
+        if s.detections > 0 { text += "  \(s.detections) detection\(s.detections == 1 ? "" : "s")" }
         return text
     }
 

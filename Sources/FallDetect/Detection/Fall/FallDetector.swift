@@ -1,11 +1,11 @@
 /// A streaming fall detector: the candidate tracker finds impacts and measures the phases around
 /// them, the judge decides, the gate keeps one detection per event. Feed every frame in order.
-public struct FallDetector<Judge: FallJudge>: Sendable {
-    public var judge: Judge
+public struct FallDetector: Sendable {
+    public var judge: any FallJudge
     public private(set) var tracker: FallCandidateTracker
     public var gate: DetectionGate
 
-    public init(judge: Judge, candidates: FallCandidateSettings = FallCandidateSettings(), gate: DetectionGate = DetectionGate()) throws(FallDetectError) {
+    public init(judge: any FallJudge, candidates: FallCandidateSettings = FallCandidateSettings(), gate: DetectionGate = DetectionGate()) throws(FallDetectError) {
         self.judge = judge
         tracker = try FallCandidateTracker(settings: candidates)
         self.gate = gate

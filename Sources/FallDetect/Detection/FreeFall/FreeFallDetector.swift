@@ -1,0 +1,44 @@
+/// Detects a long free fall (a drop from a ladder, a balcony, down stairs) the moment it has
+/// lasted `minimumSeconds`, before the impact: a fall from height needs help whatever follows.
+public struct FreeFallDetector: Sendable {
+    public let parameters: FreeFallParameters
+    public static let name = "free-fall"
+    var start: Int64?
+    var lowest: Float = .infinity
+    var reported = false
+
+    public init(parameters: FreeFallParameters = FreeFallParameters()) throws(FallDetectError) {
+        try parameters.validate()
+        self.parameters = parameters
+    }
+
+    public mutating func push(_ frame: MotionFrame) -> DetectionEvent? {
+        guard frame.accelerationMagnitude < parameters.threshold else {
+            start = nil
+            lowest = .infinity
+            reported = false
+            return nil
+        }
+        let began = start ?? frame.timestampNanoseconds
+        start = began
+        lowest = min(lowest, frame.accelerationMagnitude)
+        // Seconds covered by the stretch, counting this sample's period.
+        let seconds = Float(frame.timestampNanoseconds - began) * 1e-9 + frame.samplePeriod
+        guard !reported, seconds >= parameters.minimumSeconds else { return nil }
+        reported = true
+        var evidence = DetectionEvidence()
+        evidence.minimumAcceleration = lowest
+        evidence.freeFallSeconds = seconds
+        // Drop height so far, g·t²/2, decides the confidence: 2 m and more is 1.
+        let height = 9.80665 * seconds * seconds / 2
+        return DetectionEvent(
+            kind: .freeFall, detector: Self.name, confidence: min(1, 0.5 + height / 4), timestampNanoseconds: frame.timestampNanoseconds,
+            phases: [DetectionPhase(.falling, at: began)], evidence: evidence)
+    }
+
+    public mutating func reset() {
+        start = nil
+        lowest = .infinity
+        reported = false
+    }
+}

@@ -1,0 +1,69 @@
+/// Everything between the IMU and the workflow for one profile: motion frames (AHRS fusion,
+/// vertical velocity, saturation), then every detector the profile enables. Push samples and
+/// fixes in time order; detections come back as they happen. No allocation per sample.
+public struct DetectionPipeline: Sendable {
+    public let profile: DetectionProfile
+    var frames: MotionFrameBuilder
+    var fall: FallDetector?
+    var freeFall: FreeFallDetector?
+    var crash: CrashDetector?
+    /// The last frame, for callers that watch what follows a detection.
+    public private(set) var lastFrame: MotionFrame?
+    /// When the fall or free-fall detector last fired.
+    var lastFallNanoseconds: Int64?
+
+    /// Throws `.invalidArgument` naming the bad parameter of the profile.
+    public init(profile: DetectionProfile, sampleRate: Float, accelerometerRange: Float = 16) throws(FallDetectError) {
+        self.profile = profile
+        frames = MotionFrameBuilder(sampleRate: sampleRate, accelerometerRange: accelerometerRange)
+        var candidates = profile.candidates
+        candidates.sampleRate = sampleRate
+        let gate = DetectionGate(refractorySeconds: profile.refractorySeconds)
+        switch profile.fall {
+        case .learned?:
+            var judge = try LearnedFallJudge.shipped()
+            judge.threshold = profile.learnedThreshold
+            fall = try FallDetector(judge: judge, candidates: candidates, gate: gate)
+        case .multiphase?:
+            fall = try FallDetector(judge: MultiphaseFallJudge(parameters: profile.multiphase), candidates: candidates, gate: gate)
+        case nil:
+            fall = nil
+        }
+        freeFall = try profile.freeFall.map { (p: FreeFallParameters) throws(FallDetectError) in try FreeFallDetector(parameters: p) }
+        crash = try profile.crash.map { (p: CrashDetectorParameters) throws(FallDetectError) in try CrashDetector(parameters: p) }
+    }
+
+    /// Adds one IMU sample; returns the detections it completed (usually none).
+    public mutating func push(_ sample: IMUSample) -> [DetectionEvent] {
+        let frame = frames.push(sample)
+        lastFrame = frame
+        var events: [DetectionEvent] = []
+        if let e = freeFall?.push(frame) { events.append(e) }
+        if let e = fall?.push(frame) { events.append(e) }
+        for e in events { lastFallNanoseconds = e.timestampNanoseconds }
+        if let e = crash?.push(frame), !repeatsFall(e) { events.append(e) }
+        return events
+    }
+
+    /// Adds one GNSS fix; returns a crash confirmed by it, if any.
+    public mutating func push(fix: GNSSFix) -> [DetectionEvent] {
+        guard let e = crash?.push(fix: fix), !repeatsFall(e) else { return [] }
+        return [e]
+    }
+
+    /// Without a speed, the crash detector's fallback (impact, posture change, stillness) sees
+    /// the fall the fall detector already reported: one event, not two.
+    func repeatsFall(_ crash: DetectionEvent) -> Bool {
+        guard crash.evidence.speedBefore == nil, let last = lastFallNanoseconds else { return false }
+        return Double(crash.timestampNanoseconds - last) < profile.refractorySeconds * 1e9
+    }
+
+    /// Names of the detectors this pipeline runs.
+    public var detectorNames: [String] {
+        var names: [String] = []
+        if let fall { names.append(fall.name) }
+        if freeFall != nil { names.append(FreeFallDetector.name) }
+        if crash != nil { names.append(CrashDetector.name) }
+        return names
+    }
+}
