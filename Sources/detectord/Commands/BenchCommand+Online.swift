@@ -28,6 +28,7 @@ extension BenchCommand {
         let started = clock.now
         let scan: OnlineScan
         var results: [OnlineProtocolResult] = []
+        var sweeps: [[OperatingPoint]] = []
         do {
             let data = try SisFallDataset(root: root)
             guard !data.entries.isEmpty else { throw FallDetectError(.noData, "no SisFall trials found", path: data.rawDirectory) }
@@ -43,14 +44,19 @@ extension BenchCommand {
                     + scan.fallsWithoutLabels.prefix(5).map(\.description).joined(separator: ", ") + "\n")
             }
             for name in names {
+                let shipped = try Self.shippedJudge(name)
+                var scores = OnlineProtocol.scores(of: shipped, in: scan.trials)
                 if train {
-                    results.append(
+                    let validated =
                         name == "learned"
-                            ? try OnlineCrossValidation.learned(scan.trials, folds: folds, threshold: try LearnedFallJudge.shipped().threshold)
-                            : try OnlineCrossValidation.multiphase(scan.trials, folds: folds))
+                        ? try OnlineCrossValidation.learned(scan.trials, folds: folds, threshold: shipped.threshold)
+                        : try OnlineCrossValidation.multiphase(scan.trials, folds: folds)
+                    results.append(validated.result)
+                    scores = validated.scores
                 } else {
-                    results.append(OnlineProtocol.evaluate(try Self.shippedJudge(name), on: scan.trials))
+                    results.append(OnlineProtocol.evaluate(detector: shipped.name, trials: scan.trials, scores: scores, threshold: shipped.threshold))
                 }
+                if plot != nil { sweeps.append(OnlineProtocol.sweep(trials: scan.trials, scores: scores, thresholds: Self.sweepThresholds(name))) }
             }
         } catch let error as FallDetectError {
             err.write("detectord bench: \(error)\n")
@@ -59,6 +65,32 @@ extension BenchCommand {
         let wall = Self.seconds(started.duration(to: clock.now))
         Terminal.standardOutput.write(onlineTable(scan: scan, results: results, wallSeconds: wall))
         try writeJSON(onlineReport(scan: scan, results: results, wallSeconds: wall))
+        if let plot {
+            let curves = zip(results, sweeps).map { result, sweep in
+                BenchPlot.Curve(
+                    name: result.detector, points: sweep,
+                    operatingPoint: OperatingPoint(
+                        threshold: result.threshold, sensitivity: result.counts.sensitivity ?? 0,
+                        specificity: result.counts.specificity ?? 0, falseAlarmsPerHour: result.falseAlarmsPerHour ?? 0),
+                    perActivity: result.perActivity)
+            }
+            let title = "SisFall online protocol, \(Set(scan.trials.map(\.name.subject)).count) subjects"
+                + (train ? ", \(folds)-fold cross-validated by subject" : ", shipped parameters")
+            try writePlot(BenchPlot(title: title, curves: curves, published: BenchPlot.publishedPoints).svg, to: plot)
+        }
+    }
+
+    /// Thresholds each detector's curve is traced at: probabilities for the learned judge,
+    /// impacts in g for the multiphase one.
+    static func sweepThresholds(_ name: String) -> [Float] {
+        name == "learned" ? (1...99).map { Float($0) / 100 } : (0...60).map { 1.5 + Float($0) * 0.1 }
+    }
+
+    func writePlot(_ svg: String, to path: String) throws {
+        do { try svg.write(toFile: path, atomically: true, encoding: .utf8) } catch {
+            Terminal.standardError.write("detectord bench: \(path): cannot write: \(error.localizedDescription)\n")
+            throw ExitCode(73)
+        }
     }
 
     static func milliseconds(_ seconds: Double?) -> String { seconds.map { "\(Int(($0 * 1000).rounded()))" } ?? "-" }

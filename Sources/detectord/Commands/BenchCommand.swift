@@ -28,7 +28,10 @@ struct BenchCommand: ParsableCommand {
             first sample labelled FALL) median and p95, young and elderly apart, per activity. Without \
             --train the shipped parameters are evaluated as they are; with --train every fold is tested with \
             parameters fitted on the other folds' subjects only (the learned model retrained, the multiphase \
-            impact threshold re-chosen). --plot is not implemented yet.
+            impact threshold re-chosen).
+
+            --plot writes an SVG: each detector's threshold sweep as a ROC curve (trials), its operating \
+            point, the paper's published points, and the share of trials with a detection per activity code.
             """)
 
     @Option(help: ArgumentHelp("Dataset layout: sisfall (the only one today).", valueName: "name"))
@@ -78,10 +81,6 @@ struct BenchCommand: ParsableCommand {
     func run() throws {
         let out = Terminal.standardOutput
         let err = Terminal.standardError
-        if plot != nil {
-            err.write("detectord bench: --plot is not implemented yet.\n")
-            throw ExitCode(69)
-        }
         if evaluationProtocol == "online" { return try runOnline() }
         let features = try features()
         let clock = ContinuousClock()
@@ -104,6 +103,32 @@ struct BenchCommand: ParsableCommand {
 
         out.write(Self.table(scoring: scoring, results: results, folds: folds, root: root, wallSeconds: wall))
         try writeJSON(Self.report(scoring: scoring, results: results, root: root, wallSeconds: wall))
+        if let plot {
+            let curves = zip(scoring.features, results).map { feature, result in
+                BenchPlot.Curve(
+                    name: feature.name, points: Self.trialSweep(scoring.scoredTrials(feature)),
+                    operatingPoint: OperatingPoint(
+                        threshold: result.thresholds.reduce(0, +) / Float(max(1, result.thresholds.count)),
+                        sensitivity: result.pooled.sensitivity ?? 0, specificity: result.pooled.specificity ?? 0,
+                        falseAlarmsPerHour: Double(result.pooled.falseAlarms) / max(Self.adlHours(scoring), 1e-9)),
+                    perActivity: result.perActivity)
+            }
+            let title = "SisFall trial protocol, \(Set(scoring.rows.map(\.name.subject)).count) subjects, \(folds)-fold by subject"
+            try writePlot(BenchPlot(title: title, curves: curves).svg, to: plot)
+        }
+    }
+
+    /// One decision per trial at 100 thresholds spread over the scores' quantiles: the feature's ROC
+    /// curve over all trials (false alarms per hour here count flagged ADL trials).
+    static func trialSweep(_ trials: [ScoredTrial]) -> [OperatingPoint] {
+        let scores = trials.map(\.score).filter(\.isFinite).sorted()
+        guard !scores.isEmpty else { return [] }
+        return (0...100).map { q in
+            let t = scores[min(scores.count - 1, q * (scores.count - 1) / 100)]
+            var c = ConfusionCounts()
+            for trial in trials { c.add(isFall: trial.isFall, flagged: trial.score >= t) }
+            return OperatingPoint(threshold: t, sensitivity: c.sensitivity ?? 0, specificity: c.specificity ?? 0, falseAlarmsPerHour: 0)
+        }
     }
 
     /// The parsed-trial cache, or nil (with a note) when its folder cannot be made.

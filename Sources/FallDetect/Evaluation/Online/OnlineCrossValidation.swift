@@ -6,13 +6,11 @@ public enum OnlineCrossValidation {
     public static func learned(
         _ trials: [OnlineTrial], folds count: Int, trainer: BoostedTreesTrainer = BoostedTreesTrainer(), threshold: Float,
         tolerance: Double = OnlineProtocol.defaultTolerance
-    ) throws(FallDetectError) -> OnlineProtocolResult {
-        try crossValidate(trials, folds: count) { (training: [OnlineTrial]) throws(FallDetectError) -> any FallJudge in
+    ) throws(FallDetectError) -> OnlineCrossValidationResult {
+        try crossValidate(trials, folds: count, tolerance: tolerance) { (training: [OnlineTrial]) throws(FallDetectError) -> any FallJudge in
             let data = OnlineProtocol.trainingRows(training, tolerance: tolerance)
             let model = try trainer.train(rows: data.rows, labels: data.labels, featureCount: FallCandidate.featureNames.count)
             return try LearnedFallJudge(model: model, threshold: threshold)
-        } evaluate: { judge, test in
-            OnlineProtocol.evaluate(judge, on: test, tolerance: tolerance)
         }
     }
 
@@ -21,8 +19,8 @@ public enum OnlineCrossValidation {
     public static func multiphase(
         _ trials: [OnlineTrial], folds count: Int, parameters: MultiphaseFallParameters = MultiphaseFallParameters(),
         tolerance: Double = OnlineProtocol.defaultTolerance
-    ) throws(FallDetectError) -> OnlineProtocolResult {
-        try crossValidate(trials, folds: count) { (training: [OnlineTrial]) throws(FallDetectError) -> any FallJudge in
+    ) throws(FallDetectError) -> OnlineCrossValidationResult {
+        try crossValidate(trials, folds: count, tolerance: tolerance) { (training: [OnlineTrial]) throws(FallDetectError) -> any FallJudge in
             var judge = try MultiphaseFallJudge(parameters: parameters)
             var best = (accuracy: -1.0, threshold: parameters.minimumImpact)
             for step in 0...40 {
@@ -32,28 +30,30 @@ public enum OnlineCrossValidation {
             }
             judge.threshold = best.threshold
             return judge
-        } evaluate: { judge, test in
-            OnlineProtocol.evaluate(judge, on: test, tolerance: tolerance)
         }
     }
 
     static func crossValidate(
-        _ trials: [OnlineTrial], folds count: Int, fit: ([OnlineTrial]) throws(FallDetectError) -> any FallJudge,
-        evaluate: (any FallJudge, [OnlineTrial]) -> OnlineProtocolResult
-    ) throws(FallDetectError) -> OnlineProtocolResult {
+        _ trials: [OnlineTrial], folds count: Int, tolerance: Double, fit: ([OnlineTrial]) throws(FallDetectError) -> any FallJudge
+    ) throws(FallDetectError) -> OnlineCrossValidationResult {
         let folds = try SubjectFolds(subjects: trials.map(\.name.subject), count: count)
         var merged: OnlineProtocolResult?
         var thresholds: [Float] = []
+        var scores = [[Float]](repeating: [], count: trials.count)
         for k in 0..<count {
-            let test = trials.filter { folds.fold(of: $0.name.subject) == k }
+            let members = trials.indices.filter { folds.fold(of: trials[$0].name.subject) == k }
+            let test = members.map { trials[$0] }
             let training = trials.filter { folds.fold(of: $0.name.subject) != k }
             let judge = try fit(training)
             thresholds.append(judge.threshold)
-            let result = evaluate(judge, test)
+            let testScores = test.map { $0.candidates.map(judge.score) }
+            for (i, s) in zip(members, testScores) { scores[i] = s }
+            let result = OnlineProtocol.evaluate(
+                detector: judge.name, trials: test, scores: testScores, threshold: judge.threshold, tolerance: tolerance)
             if merged == nil { merged = result } else { merged?.merge(result) }
         }
         guard var merged else { throw FallDetectError(.noData, "no folds", field: "folds") }
         merged.threshold = thresholds.reduce(0, +) / Float(max(1, thresholds.count))
-        return merged
+        return OnlineCrossValidationResult(result: merged, thresholds: thresholds, scores: scores)
     }
 }

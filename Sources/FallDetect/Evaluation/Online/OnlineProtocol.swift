@@ -8,11 +8,16 @@ public enum OnlineProtocol {
     /// the span ends at the impact, and the posture after it takes a moment to show.
     public static let defaultTolerance: Double = 2
 
-    /// Times of the detections `judge` makes in `trial`.
-    public static func detections(of judge: some FallJudge, in trial: OnlineTrial, gate: DetectionGate = DetectionGate()) -> [Int64] {
+    /// Each trial's candidate scores under `judge`.
+    public static func scores(of judge: some FallJudge, in trials: [OnlineTrial]) -> [[Float]] {
+        trials.map { $0.candidates.map(judge.score) }
+    }
+
+    /// Times of the detections in `trial` whose candidates scored `scores`, at `threshold`.
+    public static func detections(in trial: OnlineTrial, scores: [Float], threshold: Float, gate: DetectionGate = DetectionGate()) -> [Int64] {
         var gate = gate
         var times: [Int64] = []
-        for candidate in trial.candidates where judge.score(candidate) >= judge.threshold {
+        for (candidate, score) in zip(trial.candidates, scores) where score >= threshold {
             if gate.admit(candidate.decisionNanoseconds) { times.append(candidate.decisionNanoseconds) }
         }
         return times
@@ -21,11 +26,19 @@ public enum OnlineProtocol {
     public static func evaluate(
         _ judge: some FallJudge, on trials: [OnlineTrial], tolerance: Double = defaultTolerance, gate: DetectionGate = DetectionGate()
     ) -> OnlineProtocolResult {
+        evaluate(detector: judge.name, trials: trials, scores: scores(of: judge, in: trials), threshold: judge.threshold, tolerance: tolerance, gate: gate)
+    }
+
+    /// The protocol over precomputed scores (one list per trial, one score per candidate).
+    public static func evaluate(
+        detector: String, trials: [OnlineTrial], scores: [[Float]], threshold: Float, tolerance: Double = defaultTolerance,
+        gate: DetectionGate = DetectionGate()
+    ) -> OnlineProtocolResult {
         var result = OnlineProtocolResult(
-            detector: judge.name, threshold: judge.threshold, counts: ConfusionCounts(), falseAlarms: 0, strayDetectionsInFalls: 0,
+            detector: detector, threshold: threshold, counts: ConfusionCounts(), falseAlarms: 0, strayDetectionsInFalls: 0,
             adlHours: 0, latencies: [], byGroup: [:], perActivity: [:])
-        for trial in trials {
-            let times = detections(of: judge, in: trial, gate: gate)
+        for (trial, trialScores) in zip(trials, scores) {
+            let times = detections(in: trial, scores: trialScores, threshold: threshold, gate: gate)
             var group = result.byGroup[trial.name.group] ?? OnlineProtocolResult.GroupResult()
             if trial.name.isFall {
                 let hits = times.filter { trial.isInFallWindow($0, tolerance: tolerance) }
@@ -52,6 +65,18 @@ public enum OnlineProtocol {
             result.byGroup[trial.name.group] = group
         }
         return result
+    }
+
+    /// The detector's operating points at each of `thresholds`: its ROC curve and false alarms.
+    public static func sweep(
+        trials: [OnlineTrial], scores: [[Float]], thresholds: [Float], tolerance: Double = defaultTolerance
+    ) -> [OperatingPoint] {
+        thresholds.map { t in
+            let r = evaluate(detector: "", trials: trials, scores: scores, threshold: t, tolerance: tolerance)
+            return OperatingPoint(
+                threshold: t, sensitivity: r.counts.sensitivity ?? 0, specificity: r.counts.specificity ?? 0,
+                falseAlarmsPerHour: r.falseAlarmsPerHour ?? 0)
+        }
     }
 
     /// Candidate labels for training: true for a fall trial's candidates whose decision lands in

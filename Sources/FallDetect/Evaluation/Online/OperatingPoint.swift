@@ -1,0 +1,15 @@
+/// One point of a detector's threshold sweep: trial-level sensitivity and specificity (0…1) and
+/// false alarms per hour of ADL.
+public struct OperatingPoint: Sendable, Hashable {
+    public var threshold: Float
+    public var sensitivity: Double
+    public var specificity: Double
+    public var falseAlarmsPerHour: Double
+
+    public init(threshold: Float, sensitivity: Double, specificity: Double, falseAlarmsPerHour: Double) {
+        self.threshold = threshold
+        self.sensitivity = sensitivity
+        self.specificity = specificity
+        self.falseAlarmsPerHour = falseAlarmsPerHour
+    }
+}
