@@ -1,0 +1,121 @@
+import Testing
+
+@testable import FallDetect
+
+/// Leave-subjects-out cross-validation on hand-built trials: six subjects, each with two falls
+/// whose candidates hit 3.05 g and two ADL trials whose candidates hit 2.95 g, all other phases
+/// those of a fall. So the only impact threshold on the multiphase judge's grid (1.5, 1.6, … g)
+/// that separates them is the first above 2.95 g.
+@Suite struct OnlineCrossValidationTests {
+    static let subjects = ["SA01", "SA02", "SA03", "SA04", "SE01", "SE02"]
+
+    static func candidate(at seconds: Double, peak: Float, fallLike: Bool) -> FallCandidate {
+        let decision = Int64(seconds * 1e9)
+        return FallCandidate(
+            peakAcceleration: peak, saturated: false, minimumAccelerationBefore: fallLike ? 0.3 : 0.85, lowAccelerationSeconds: fallLike ? 0.25 : 0,
+            tiltBefore: 5, tiltAfter: fallLike ? 82 : 20, maximumTiltAfter: fallLike ? 86 : 70, tiltAtDecision: fallLike ? 83 : 20,
+            minimumVerticalVelocity: fallLike ? -1.8 : -0.3, peakAngularRate: fallLike ? 250 : 60, motionAfter: 0.05, activityBefore: fallLike ? 0.05 : 0.3,
+            fallingStartNanoseconds: decision - 1_000_000_000, impactNanoseconds: decision - 600_000_000, decisionNanoseconds: decision)
+    }
+
+    /// `learned`: the ADL candidates also look unlike falls, so a model can tell them apart.
+    static func trials(learned: Bool = false) throws -> [OnlineTrial] {
+        var out: [OnlineTrial] = []
+        for (k, subject) in subjects.enumerated() {
+            for r in 1...2 {
+                let name = try SisFallTrialName(parsing: "F0\(r)_\(subject)_R01")
+                let candidates = [candidate(at: 10.4 + 0.1 * Double(k), peak: 3.05, fallLike: true)]
+                out.append(OnlineTrial(name: name, samples: 3000, seconds: 15, fallSpan: 10_000_000_000...11_000_000_000, candidates: candidates))
+            }
+            for r in 1...2 {
+                let name = try SisFallTrialName(parsing: "D0\(r + 2)_\(subject)_R0\(r)")
+                let candidates = (0..<3).map { candidate(at: 5 + 35 * Double($0), peak: 2.95, fallLike: !learned) }
+                out.append(OnlineTrial(name: name, samples: 24_000, seconds: 120, fallSpan: nil, candidates: candidates))
+            }
+        }
+        return out
+    }
+
+    @Test(arguments: [0, 1, 7])
+    func needsAtLeastTwoFoldsAndNoMoreThanSubjects(_ folds: Int) throws {
+        let trials = try Self.trials()
+        do {
+            _ = try OnlineCrossValidation.multiphase(trials, folds: folds)
+            Issue.record("\(folds) folds accepted")
+        } catch {
+            #expect(error.code == .invalidArgument)
+            #expect(error.field == "folds")
+        }
+    }
+
+    /// Every trial is tested exactly once: the merged counts add up to the input.
+    static func checkEveryTrialUsedOnce(_ r: OnlineProtocolResult, _ trials: [OnlineTrial]) {
+        #expect(r.counts.trials == trials.count)
+        #expect(r.counts.falls == trials.filter(\.name.isFall).count)
+        let adlSeconds = trials.filter { !$0.name.isFall }.reduce(0) { $0 + $1.seconds }
+        #expect(abs(r.adlHours - adlSeconds / 3600) < 1e-9)
+        var perCode: [String: Int] = [:]
+        for t in trials { perCode[t.name.activityCode, default: 0] += 1 }
+        #expect(r.perActivity.mapValues(\.trials) == perCode)
+        #expect(r.byGroup[.young]?.counts.trials == trials.filter { $0.name.group == .young }.count)
+        #expect(r.byGroup[.elderly]?.counts.trials == trials.filter { $0.name.group == .elderly }.count)
+    }
+
+    @Test(arguments: [2, 3, 6])
+    func multiphaseFitsTheSeparatingThresholdInEveryFold(_ folds: Int) throws {
+        let trials = try Self.trials()
+        let r = try OnlineCrossValidation.multiphase(trials, folds: folds)
+        Self.checkEveryTrialUsedOnce(r, trials)
+        // The grid point the search must land on in every fold: the first above the ADL peaks.
+        let step = (0...40).first { 1.5 + Float($0) * 0.1 > 2.95 }!
+        let expected = 1.5 + Float(step) * 0.1
+        #expect(expected < 3.05)
+        #expect(abs(r.threshold - expected) < 1e-5, "mean fold threshold \(r.threshold)")
+        #expect(r.counts.fallsDetected == 12 && r.counts.fallsMissed == 0)
+        #expect(r.counts.falseAlarms == 0 && r.falseAlarms == 0)
+        #expect(r.latencies.count == 12)
+        #expect(r.detector == "multiphase")
+    }
+
+    @Test func multiphaseTestsEachFoldWithTheThresholdOfTheOtherFold() throws {
+        // Two folds dealt round-robin over the sorted subjects: SA01 SA03 SE01 | SA02 SA04 SE02.
+        // The second fold's subjects fall and move 0.6 g softer, so each fold's own separating
+        // threshold fails the other: the harder fold raises false alarms at the softer fold's
+        // threshold, and the softer fold's falls stay under the harder fold's.
+        let softer: Set<String> = ["SA02", "SA04", "SE02"]
+        let folds = try SubjectFolds(subjects: Self.subjects, count: 2)
+        #expect(Set(folds.members(of: 1)) == softer)
+        var trials = try Self.trials()
+        for i in trials.indices where softer.contains(trials[i].name.subject) {
+            trials[i].candidates = trials[i].candidates.map { var c = $0; c.peakAcceleration -= 0.6; return c }
+        }
+        let r = try OnlineCrossValidation.multiphase(trials, folds: 2)
+        Self.checkEveryTrialUsedOnce(r, trials)
+        #expect(r.counts == ConfusionCounts(fallsDetected: 6, fallsMissed: 6, adlsCleared: 6, falseAlarms: 6))
+        #expect(r.falseAlarms == 18)  // three detections per flagged ADL trial, 35 s apart
+        func grid(above adl: Float) -> Float { 1.5 + Float((0...40).first { 1.5 + Float($0) * 0.1 > adl }!) * 0.1 }
+        #expect(abs(r.threshold - (grid(above: 2.95) + grid(above: 2.95 - 0.6)) / 2) < 1e-5, "\(r.threshold)")
+    }
+
+    @Test func learnedTrainsPerFoldAndSeparatesTheClasses() throws {
+        let trials = try Self.trials(learned: true)
+        let trainer = BoostedTreesTrainer(trees: 10, learningRate: 0.5, maximumDepth: 2, minimumLeafRows: 2, bins: 16, l2: 1)
+        let r = try OnlineCrossValidation.learned(trials, folds: 3, trainer: trainer, threshold: 0.5)
+        Self.checkEveryTrialUsedOnce(r, trials)
+        #expect(r.threshold == 0.5)
+        #expect(r.detector == "learned")
+        #expect(r.counts.fallsDetected == 12)
+        #expect(r.counts.falseAlarms == 0)
+    }
+
+    @Test func learnedNeedsBothClassesInEveryTrainingSet() throws {
+        // No falls at all: the first fold's training set has one class.
+        let adlOnly = try Self.trials(learned: true).filter { !$0.name.isFall }
+        do {
+            _ = try OnlineCrossValidation.learned(adlOnly, folds: 2, threshold: 0.5)
+            Issue.record("trained without falls")
+        } catch {
+            #expect(error.code == .noData)
+        }
+    }
+}
