@@ -171,4 +171,18 @@ import Testing
         #expect(Self.error("") != nil)
         #expect(Self.error("\n\n") != nil)
     }
+
+    @Test func anOutOfRangeChildNamesItsLine() throws {
+        let text = "detectord-boosted-trees 1\nfeatures 2\nbias 0\nroots 0\nsplit 0 0.5 1 99\nleaf 1\nleaf 2\n"
+        #expect(throws: FallDetectError.self) { try BoostedTrees(text: text, path: "m.txt") }
+        do { _ = try BoostedTrees(text: text, path: "m.txt") } catch { #expect(error.line == 5) }
+    }
+
+    @Test func aSplitOnANegativeFeatureIsRejected() throws {
+        let text = "detectord-boosted-trees 1\nfeatures 2\nbias 0\nroots 0\nsplit -1 0.5 1 2\nleaf 1\nleaf 2\n"
+        do {
+            _ = try BoostedTrees(text: text)
+            Issue.record("split -1 accepted")
+        } catch { #expect(error.line == 5) }
+    }
 }

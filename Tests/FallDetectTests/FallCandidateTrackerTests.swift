@@ -361,4 +361,37 @@ import Testing
         #expect(allocations == 0, "\(allocations) allocations in 10^5 frames")
         #endif
     }
+
+    static func probeFrame(_ i: Int, _ m: Float) -> MotionFrame {
+        MotionFrame(
+            timestampNanoseconds: Int64(i) * 10_000_000, samplePeriod: 0.01, acceleration: SIMD3(0, 0, m), angularRateMagnitude: 0,
+            tiltDegrees: 0, verticalAcceleration: 0, verticalVelocity: 0, saturated: false)
+    }
+
+    @Test func fallingStartsAtTheWeightlessStretchBeforeTheImpact() throws {
+        var tracker = try FallCandidateTracker(settings: FallCandidateSettings(sampleRate: 100))
+        var magnitudes = [Float](repeating: 1, count: 800)
+        let p = 500
+        magnitudes[p - 80] = 0.55  // one walking trough, 0.8 s before the impact, then 0.5 s at 1 g
+        for i in (p - 30)..<p { magnitudes[i] = 0.2 }  // the weightless stretch
+        magnitudes[p] = 4
+        var found: FallCandidate?
+        for (i, m) in magnitudes.enumerated() { if let c = tracker.push(Self.probeFrame(i, m)) { found = c } }
+        let c = try #require(found)
+        #expect(abs(c.fallingStartNanoseconds - Int64(p - 30) * 10_000_000) < 1_000)
+    }
+
+    @Test func withoutWeightlessnessFallingStartsAtTheMinimumNotAtTheImpact() throws {
+        var tracker = try FallCandidateTracker(settings: FallCandidateSettings(sampleRate: 100))
+        var magnitudes = [Float](repeating: 1, count: 800)
+        let p = 500
+        magnitudes[p - 40] = 0.7  // the minimum, above the 0.6 g free-fall threshold
+        magnitudes[p] = 4
+        var found: FallCandidate?
+        for (i, m) in magnitudes.enumerated() { if let c = tracker.push(Self.probeFrame(i, m)) { found = c } }
+        let c = try #require(found)
+        #expect(c.fallingStartNanoseconds < c.impactNanoseconds)
+        #expect(abs(c.fallingStartNanoseconds - Int64(p - 40) * 10_000_000) < 1_000)
+    }
+
 }

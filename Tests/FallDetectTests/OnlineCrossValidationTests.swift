@@ -64,7 +64,7 @@ import Testing
     @Test(arguments: [2, 3, 6])
     func multiphaseFitsTheSeparatingThresholdInEveryFold(_ folds: Int) throws {
         let trials = try Self.trials()
-        let r = try OnlineCrossValidation.multiphase(trials, folds: folds)
+        let r = try OnlineCrossValidation.multiphase(trials, folds: folds).result
         Self.checkEveryTrialUsedOnce(r, trials)
         // The grid point the search must land on in every fold: the first above the ADL peaks.
         let step = (0...40).first { 1.5 + Float($0) * 0.1 > 2.95 }!
@@ -89,7 +89,7 @@ import Testing
         for i in trials.indices where softer.contains(trials[i].name.subject) {
             trials[i].candidates = trials[i].candidates.map { var c = $0; c.peakAcceleration -= 0.6; return c }
         }
-        let r = try OnlineCrossValidation.multiphase(trials, folds: 2)
+        let r = try OnlineCrossValidation.multiphase(trials, folds: 2).result
         Self.checkEveryTrialUsedOnce(r, trials)
         #expect(r.counts == ConfusionCounts(fallsDetected: 6, fallsMissed: 6, adlsCleared: 6, falseAlarms: 6))
         #expect(r.falseAlarms == 18)  // three detections per flagged ADL trial, 35 s apart
@@ -100,7 +100,7 @@ import Testing
     @Test func learnedTrainsPerFoldAndSeparatesTheClasses() throws {
         let trials = try Self.trials(learned: true)
         let trainer = BoostedTreesTrainer(trees: 10, learningRate: 0.5, maximumDepth: 2, minimumLeafRows: 2, bins: 16, l2: 1)
-        let r = try OnlineCrossValidation.learned(trials, folds: 3, trainer: trainer, threshold: 0.5)
+        let r = try OnlineCrossValidation.learned(trials, folds: 3, trainer: trainer, threshold: 0.5).result
         Self.checkEveryTrialUsedOnce(r, trials)
         #expect(r.threshold == 0.5)
         #expect(r.detector == "learned")

@@ -116,7 +116,7 @@ import Testing
         let close = try Self.adl("D01_SA01_R01", seconds: 60, [Self.candidate(at: 10), Self.candidate(at: 39.9)])
         #expect(OnlineProtocol.evaluate(PeakJudge(), on: [close]).falseAlarms == 1)
         #expect(OnlineProtocol.evaluate(PeakJudge(), on: [close], gate: Self.open).falseAlarms == 2)
-        #expect(OnlineProtocol.detections(of: PeakJudge(), in: close) == [Self.ns(10)])
+        #expect(OnlineProtocol.detections(in: close, scores: close.candidates.map(PeakJudge().score), threshold: PeakJudge().threshold) == [Self.ns(10)])
         // The gate starts open in every trial.
         let r = OnlineProtocol.evaluate(PeakJudge(), on: [close, close])
         #expect(r.falseAlarms == 2)

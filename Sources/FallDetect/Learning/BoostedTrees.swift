@@ -78,6 +78,8 @@ public struct BoostedTrees: Sendable, Hashable {
         var bias: Float?
         var roots: [Int32]?
         var nodes: [Node] = []
+        var nodeLines: [Int] = []
+        var rootsLine: Int?
         var lineNumber = 0
         var sawMagic = false
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -102,14 +104,17 @@ public struct BoostedTrees: Sendable, Hashable {
                 let values = parts.dropFirst().compactMap { Int32($0) }
                 guard values.count == parts.count - 1, !values.isEmpty else { throw bad("roots takes node indices") }
                 roots = values
+                rootsLine = lineNumber
             case "leaf":
                 guard parts.count == 2, let v = Float(parts[1]), v.isFinite else { throw bad("leaf takes a finite value") }
                 nodes.append(.leaf(v))
+                nodeLines.append(lineNumber)
             case "split":
-                guard parts.count == 5, let f = Int32(parts[1]), let t = Float(parts[2]), let l = Int32(parts[3]), let r = Int32(parts[4]),
-                    t.isFinite || t.isInfinite
-                else { throw bad("split takes feature, threshold, left, right") }
+                guard parts.count == 5, let f = Int32(parts[1]), f >= 0, let t = Float(parts[2]), !t.isNaN, let l = Int32(parts[3]),
+                    let r = Int32(parts[4])
+                else { throw bad("split takes a feature index (0 or more), a threshold, and the left and right node indices") }
                 nodes.append(Node(feature: f, threshold: t, left: l, right: r, value: 0))
+                nodeLines.append(lineNumber)
             default:
                 throw bad("unknown record '\(parts[0])'")
             }
@@ -120,11 +125,13 @@ public struct BoostedTrees: Sendable, Hashable {
         for (i, n) in nodes.enumerated() where n.feature >= 0 {
             // Children must come after their parent, which also rules out cycles.
             guard Int(n.feature) < featureCount, n.left > i, n.right > i, Int(n.left) < nodes.count, Int(n.right) < nodes.count else {
-                throw FallDetectError(.malformedRow, "node \(i) points outside the model", path: path, field: "split")
+                throw FallDetectError(
+                    .malformedRow, "node \(i) reads a feature past \(featureCount) or points outside the model or back to an earlier node",
+                    path: path, line: nodeLines[i], field: "split")
             }
         }
         guard roots.allSatisfy({ $0 >= 0 && Int($0) < nodes.count }) else {
-            throw FallDetectError(.malformedRow, "a root points outside the model", path: path, field: "roots")
+            throw FallDetectError(.malformedRow, "a root points outside the model", path: path, line: rootsLine, field: "roots")
         }
         self.init(featureCount: featureCount, bias: bias, nodes: nodes, roots: roots)
     }

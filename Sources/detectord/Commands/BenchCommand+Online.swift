@@ -5,20 +5,21 @@ import Foundation
 /// `detectord bench --protocol online`: the fall detectors run through every trial as the daemon
 /// would, scored against SisFall_enhanced's per-sample labels.
 extension BenchCommand {
-    static let onlineDetectorNames = ["multiphase", "learned"]
+    /// "learned+stillness" is the learned detector followed by the confirmation stage.
+    static let onlineDetectorNames = ["multiphase", "learned", "learned+stillness"]
 
     func onlineDetectors() throws -> [String] {
         let name = detector.lowercased()
         if name == "all" { return Self.onlineDetectorNames }
         guard Self.onlineDetectorNames.contains(name) else {
-            throw ValidationError("--detector with --protocol online must be multiphase, learned or all, got '\(detector)'")
+            throw ValidationError("--detector with --protocol online must be multiphase, learned, learned+stillness or all, got '\(detector)'")
         }
         return [name]
     }
 
     /// The shipped judge of a detector.
     static func shippedJudge(_ name: String) throws(FallDetectError) -> any FallJudge {
-        name == "learned" ? try LearnedFallJudge.shipped() : try MultiphaseFallJudge()
+        name.hasPrefix("learned") ? try LearnedFallJudge.shipped() : try MultiphaseFallJudge()
     }
 
     func runOnline() throws {
@@ -43,20 +44,36 @@ extension BenchCommand {
                 err.write("note: \(scan.fallsWithoutLabels.count) fall trials have no labels and are left out: "
                     + scan.fallsWithoutLabels.prefix(5).map(\.description).joined(separator: ", ") + "\n")
             }
+            var learnedScores: [[Float]]?
+            var learnedThreshold: Float = 0.5
             for name in names {
                 let shipped = try Self.shippedJudge(name)
+                let confirmed = name.hasSuffix("+stillness")
                 var scores = OnlineProtocol.scores(of: shipped, in: scan.trials)
-                if train {
+                var threshold = shipped.threshold
+                if train, name.hasPrefix("learned"), let known = learnedScores {
+                    // The same out-of-fold models: the stage after them changes nothing they learnt.
+                    scores = known
+                    threshold = learnedThreshold
+                } else if train {
                     let validated =
-                        name == "learned"
+                        name.hasPrefix("learned")
                         ? try OnlineCrossValidation.learned(scan.trials, folds: folds, threshold: shipped.threshold)
                         : try OnlineCrossValidation.multiphase(scan.trials, folds: folds)
-                    results.append(validated.result)
                     scores = validated.scores
-                } else {
-                    results.append(OnlineProtocol.evaluate(detector: shipped.name, trials: scan.trials, scores: scores, threshold: shipped.threshold))
+                    threshold = validated.result.threshold
+                    if name.hasPrefix("learned") { (learnedScores, learnedThreshold) = (scores, threshold) }
                 }
-                if plot != nil { sweeps.append(OnlineProtocol.sweep(trials: scan.trials, scores: scores, thresholds: Self.sweepThresholds(name))) }
+                if train, !name.hasPrefix("learned") {
+                    // Per-fold thresholds: the pooled result comes from the folds themselves.
+                    results.append(try OnlineCrossValidation.multiphase(scan.trials, folds: folds).result)
+                } else {
+                    results.append(
+                        OnlineProtocol.evaluate(detector: name, trials: scan.trials, scores: scores, threshold: threshold, confirmed: confirmed))
+                }
+                if plot != nil {
+                    sweeps.append(OnlineProtocol.sweep(trials: scan.trials, scores: scores, thresholds: Self.sweepThresholds(name), confirmed: confirmed))
+                }
             }
         } catch let error as FallDetectError {
             err.write("detectord bench: \(error)\n")
@@ -83,7 +100,7 @@ extension BenchCommand {
     /// Thresholds each detector's curve is traced at: probabilities for the learned judge,
     /// impacts in g for the multiphase one.
     static func sweepThresholds(_ name: String) -> [Float] {
-        name == "learned" ? (1...99).map { Float($0) / 100 } : (0...60).map { 1.5 + Float($0) * 0.1 }
+        name.hasPrefix("learned") ? (1...99).map { Float($0) / 100 } : (0...60).map { 1.5 + Float($0) * 0.1 }
     }
 
     func writePlot(_ svg: String, to path: String) throws {

@@ -17,7 +17,7 @@ public struct StillnessParameters: Sendable, Hashable {
     public var uprightSeconds: Float
 
     public init(
-        stillSeconds: Float = 10, windowSeconds: Float = 60, maximumDeviation: Float = 0.05, maximumAngularRate: Float = 20,
+        stillSeconds: Float = 10, windowSeconds: Float = 60, maximumDeviation: Float = 0.1, maximumAngularRate: Float = 40,
         uprightTilt: Float = 35, uprightSeconds: Float = 3
     ) {
         self.stillSeconds = stillSeconds

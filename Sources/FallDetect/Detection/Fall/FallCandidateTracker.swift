@@ -63,23 +63,27 @@ public struct FallCandidateTracker: Sendable {
         let after = history.summary((p + postureDelaySamples)..<(index + 1))
         let activity = history.summary((p - s.samples(FallCandidateSettings.activitySpan.start))..<(p - s.samples(FallCandidateSettings.activitySpan.end)))
         let rotation = history.summary((p - s.samples(FallCandidateSettings.fallingSpan))..<(p + postureDelaySamples))
-        // The falling phase starts at the last sample before the impact that was still above
-        // the free-fall threshold ahead of the weightless stretch; without one, at the minimum.
+        // The falling phase is the weightless stretch nearest before the impact: its first
+        // sample. Without one, the moment |a| was smallest in the second before the impact.
+        let earliest = max(p - s.samples(FallCandidateSettings.fallingSpan), history.count - history.capacity, 0)
         var low = 0
-        var fallingStart = p
-        var minimum: Float = .infinity
-        var i = p
-        let earliest = p - s.samples(FallCandidateSettings.fallingSpan)
-        while i > earliest, let e = history.entry(i) {
+        var minimum: (index: Int, magnitude: Float) = (p, .infinity)
+        var stretchStart: Int?
+        var stretchClosed = false
+        var i = p - 1
+        while i >= earliest, let e = history.entry(i) {
             if e.magnitude < s.freeFallThreshold {
                 low += 1
-                fallingStart = i
+                if !stretchClosed { stretchStart = i }
+            } else if stretchStart != nil {
+                stretchClosed = true
             }
-            if e.magnitude < minimum { minimum = e.magnitude }
+            if e.magnitude < minimum.magnitude { minimum = (i, e.magnitude) }
             i -= 1
         }
+        let start = stretchStart ?? minimum.index
+        let fallingTimestamp = timestamp - Int64((Double(p - start) / Double(s.sampleRate) * 1e9).rounded())
         let period = 1 / s.sampleRate
-        let fallingTimestamp = timestamp - Int64(Float(p - fallingStart) * period * 1e9)
         // Before a recording's second second, the posture before is unknown: take the earliest.
         let tiltBefore = before?.meanTilt ?? history.entry(max(0, history.count - history.capacity))?.tilt ?? 0
         return FallCandidate(

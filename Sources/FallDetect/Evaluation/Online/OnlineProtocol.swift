@@ -8,17 +8,29 @@ public enum OnlineProtocol {
     /// the span ends at the impact, and the posture after it takes a moment to show.
     public static let defaultTolerance: Double = 2
 
+    /// Extra seconds a confirmed detection may land after the fall window: the bench's
+    /// confirmation window.
+    public static let confirmationAllowance = Double(OnlineScan.benchConfirmation.windowSeconds)
+
     /// Each trial's candidate scores under `judge`.
     public static func scores(of judge: some FallJudge, in trials: [OnlineTrial]) -> [[Float]] {
         trials.map { $0.candidates.map(judge.score) }
     }
 
-    /// Times of the detections in `trial` whose candidates scored `scores`, at `threshold`.
-    public static func detections(in trial: OnlineTrial, scores: [Float], threshold: Float, gate: DetectionGate = DetectionGate()) -> [Int64] {
+    /// Times of the detections in `trial` whose candidates scored `scores`, at `threshold`. With
+    /// `confirmed`, a detection also needs the stillness confirmation and happens when it comes.
+    public static func detections(
+        in trial: OnlineTrial, scores: [Float], threshold: Float, confirmed: Bool = false, gate: DetectionGate = DetectionGate()
+    ) -> [Int64] {
         var gate = gate
         var times: [Int64] = []
-        for (candidate, score) in zip(trial.candidates, scores) where score >= threshold {
-            if gate.admit(candidate.decisionNanoseconds) { times.append(candidate.decisionNanoseconds) }
+        for (i, candidate) in trial.candidates.enumerated() where scores[i] >= threshold {
+            var time = candidate.decisionNanoseconds
+            if confirmed {
+                guard let at = trial.confirmations[i] else { continue }
+                time = at
+            }
+            if gate.admit(candidate.decisionNanoseconds) { times.append(time) }
         }
         return times
     }
@@ -31,14 +43,16 @@ public enum OnlineProtocol {
 
     /// The protocol over precomputed scores (one list per trial, one score per candidate).
     public static func evaluate(
-        detector: String, trials: [OnlineTrial], scores: [[Float]], threshold: Float, tolerance: Double = defaultTolerance,
-        gate: DetectionGate = DetectionGate()
+        detector: String, trials: [OnlineTrial], scores: [[Float]], threshold: Float, confirmed: Bool = false,
+        tolerance: Double = defaultTolerance, gate: DetectionGate = DetectionGate()
     ) -> OnlineProtocolResult {
         var result = OnlineProtocolResult(
             detector: detector, threshold: threshold, counts: ConfusionCounts(), falseAlarms: 0, strayDetectionsInFalls: 0,
             adlHours: 0, latencies: [], byGroup: [:], perActivity: [:])
         for (trial, trialScores) in zip(trials, scores) {
-            let times = detections(in: trial, scores: trialScores, threshold: threshold, gate: gate)
+            let times = detections(in: trial, scores: trialScores, threshold: threshold, confirmed: confirmed, gate: gate)
+            // A confirmed detection comes after the stillness: its window stretches by that wait.
+            let tolerance = confirmed ? tolerance + confirmationAllowance : tolerance
             var group = result.byGroup[trial.name.group] ?? OnlineProtocolResult.GroupResult()
             if trial.name.isFall {
                 let hits = times.filter { trial.isInFallWindow($0, tolerance: tolerance) }
@@ -69,10 +83,10 @@ public enum OnlineProtocol {
 
     /// The detector's operating points at each of `thresholds`: its ROC curve and false alarms.
     public static func sweep(
-        trials: [OnlineTrial], scores: [[Float]], thresholds: [Float], tolerance: Double = defaultTolerance
+        trials: [OnlineTrial], scores: [[Float]], thresholds: [Float], confirmed: Bool = false, tolerance: Double = defaultTolerance
     ) -> [OperatingPoint] {
         thresholds.map { t in
-            let r = evaluate(detector: "", trials: trials, scores: scores, threshold: t, tolerance: tolerance)
+            let r = evaluate(detector: "", trials: trials, scores: scores, threshold: t, confirmed: confirmed, tolerance: tolerance)
             return OperatingPoint(
                 threshold: t, sensitivity: r.counts.sensitivity ?? 0, specificity: r.counts.specificity ?? 0,
                 falseAlarmsPerHour: r.falseAlarmsPerHour ?? 0)

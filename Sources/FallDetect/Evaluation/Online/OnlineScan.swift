@@ -14,21 +14,29 @@ public struct OnlineScan: Sendable {
 
     public var samples: Int { trials.reduce(0) { $0 + $1.samples } }
 
+    /// The confirmation stage as the bench measures it. SisFall trials end 3–12 s after the impact
+    /// (median 8.5 s), so it asks for 2 s of stillness within 5 s; the daemon's default waits longer.
+    public static let benchConfirmation = StillnessParameters(stillSeconds: 2, windowSeconds: 5)
+
+    public let confirmation: StillnessParameters
+
     public init(
-        dataset: SisFallDataset, settings: FallCandidateSettings = FallCandidateSettings(), cache: TrialCache? = nil, workers: Int? = nil
+        dataset: SisFallDataset, settings: FallCandidateSettings = FallCandidateSettings(),
+        confirmation: StillnessParameters = OnlineScan.benchConfirmation, cache: TrialCache? = nil, workers: Int? = nil
     ) throws(FallDetectError) {
         try settings.validate()
+        try confirmation.validate()
         let collected = Mutex<(trials: [OnlineTrial], seconds: Double, unlabelled: [SisFallTrialName])>(([], 0, []))
         let notices = dataset.forEachTrial(cache: cache, workers: workers) { trial in
             let clock = ContinuousClock()
             let start = clock.now
-            let candidates = Self.candidates(in: trial.samples, settings: settings)
+            let (candidates, confirmations) = Self.candidates(in: trial.samples, settings: settings, confirmation: confirmation)
             let elapsed = start.duration(to: clock.now)
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             let span = OnlineTrial.fallSpan(labels: trial.labels, samplePeriodNanoseconds: SisFallTrial.samplePeriodNanoseconds)
             let row = OnlineTrial(
                 name: trial.name, samples: trial.samples.count, seconds: Double(trial.samples.count) / Double(settings.sampleRate),
-                fallSpan: span, candidates: candidates)
+                fallSpan: span, candidates: candidates, confirmations: confirmations)
             collected.withLock { state in
                 if trial.name.isFall, span == nil { state.unlabelled.append(trial.name) } else { state.trials.append(row) }
                 state.seconds += seconds
@@ -37,20 +45,43 @@ public struct OnlineScan: Sendable {
         let (trials, seconds, unlabelled) = collected.withLock { ($0.trials, $0.seconds, $0.unlabelled) }
         self.trials = trials.sorted { $0.name < $1.name }
         self.settings = settings
+        self.confirmation = confirmation
         computeSeconds = seconds
         self.notices = notices
         fallsWithoutLabels = unlabelled.sorted()
     }
 
-    /// The candidates the daemon's front end finds in `samples` (SisFall's ADXL345, ±16 g).
-    public static func candidates(in samples: [IMUSample], settings: FallCandidateSettings) -> [FallCandidate] {
+    /// The candidates the daemon's front end finds in `samples` (SisFall's ADXL345, ±16 g), and
+    /// for each when the confirmation stage, started at its decision, confirmed it.
+    public static func candidates(
+        in samples: [IMUSample], settings: FallCandidateSettings, confirmation: StillnessParameters = benchConfirmation
+    ) -> (candidates: [FallCandidate], confirmations: [Int64?]) {
         var frames = MotionFrameBuilder(sampleRate: settings.sampleRate, accelerometerRange: 16)
         // Settings were validated by the caller.
-        guard var tracker = try? FallCandidateTracker(settings: settings) else { return [] }
+        guard var tracker = try? FallCandidateTracker(settings: settings) else { return ([], []) }
         var found: [FallCandidate] = []
+        var confirmed: [Int64?] = []
+        var following: [(index: Int, stage: StillnessConfirmation)] = []
         for sample in samples {
-            if let c = tracker.push(frames.push(sample)) { found.append(c) }
+            let frame = frames.push(sample)
+            var k = 0
+            while k < following.count {
+                if let outcome = following[k].stage.push(frame) {
+                    if case .confirmed = outcome { confirmed[following[k].index] = frame.timestampNanoseconds }
+                    following.remove(at: k)
+                } else {
+                    k += 1
+                }
+            }
+            if let c = tracker.push(frame) {
+                found.append(c)
+                confirmed.append(nil)
+                let event = DetectionEvent(kind: .fall, detector: "", confidence: 0, timestampNanoseconds: c.decisionNanoseconds)
+                if let stage = try? StillnessConfirmation(event: event, parameters: confirmation) {
+                    following.append((found.count - 1, stage))
+                }
+            }
         }
-        return found
+        return (found, confirmed)
     }
 }

@@ -9,13 +9,20 @@ public struct OnlineTrial: Sendable {
     /// without labels.
     public var fallSpan: ClosedRange<Int64>?
     public var candidates: [FallCandidate]
+    /// Per candidate, when the stillness confirmation stage confirmed it (the wearer lay still
+    /// long enough before the trial ended), nil when it did not.
+    public var confirmations: [Int64?]
 
-    public init(name: SisFallTrialName, samples: Int, seconds: Double, fallSpan: ClosedRange<Int64>?, candidates: [FallCandidate]) {
+    public init(
+        name: SisFallTrialName, samples: Int, seconds: Double, fallSpan: ClosedRange<Int64>?, candidates: [FallCandidate],
+        confirmations: [Int64?]? = nil
+    ) {
         self.name = name
         self.samples = samples
         self.seconds = seconds
         self.fallSpan = fallSpan
         self.candidates = candidates
+        self.confirmations = confirmations ?? [Int64?](repeating: nil, count: candidates.count)
     }
 
     /// From a trial's labels: the first to the last sample labelled 2.
