@@ -13,7 +13,7 @@ ORACLE_VENV := Bench/.venv-oracle
 ORACLE_PIP := imufusion==1.3.3 numpy scipy 'setuptools>=77'
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)/detectord
 
-.PHONY: all bootstrap build run test bench demo clean help
+.PHONY: all bootstrap build run test bench demo train evaluate clean help
 
 all: build
 
@@ -22,6 +22,8 @@ help:
 	@echo "make test    install what is missing, build, run every test"
 	@echo "make bench   benchmarks against peers (numpy, pandas, boost, Fusion C, imufusion); writes Bench/results/latest.json"
 	@echo "make demo    regenerate Datasets/demo/ (synthetic recordings)"
+	@echo "make train   retrain the learned fall detector on the SisFall development subjects (../shared)"
+	@echo "make evaluate  the README's accuracy figures: online protocol, 10 folds by subject, with bench.svg"
 	@echo "make clean   remove build output and caches"
 
 bootstrap:
@@ -68,6 +70,23 @@ bench: bootstrap $(BENCH_VENV)/.ready $(ORACLE_VENV)/.ready
 demo: bootstrap
 	$(SWIFT) build -c release --product detectord
 	$(RELEASE_BIN) synth Datasets/demo
+
+# The SisFall development split, unpacked once from ../shared (never committed).
+SISFALL := $(CACHE)/datasets/sisfall
+$(SISFALL)/.unpacked: $(SHARED)/datasets/sisfall-dev.tar.xz
+	mkdir -p $(CACHE)/datasets
+	tar -xJf $< -C $(CACHE)/datasets
+	touch $@
+
+train: build $(SISFALL)/.unpacked
+	$(RELEASE_BIN) train --root $(SISFALL) --cache $(CACHE)/detectord
+	$(SWIFT) build -c release --product detectord
+
+evaluate: build $(SISFALL)/.unpacked
+	$(RELEASE_BIN) bench --dataset sisfall --root $(SISFALL) --cache $(CACHE)/detectord --protocol online --train --folds 10 \
+	  --json $(CACHE)/bench-online.json --plot bench.svg
+	$(RELEASE_BIN) bench --dataset sisfall --root $(SISFALL) --cache $(CACHE)/detectord --protocol trial --folds 10 \
+	  --json $(CACHE)/bench-trial.json --plot bench-trial.svg
 
 clean:
 	rm -rf .build .build-* Bench/.build $(CACHE) $(BENCH_VENV) $(ORACLE_VENV)

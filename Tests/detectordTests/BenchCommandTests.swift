@@ -1,5 +1,8 @@
 import FallDetect
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 
 @Suite struct BenchCommandTests {
@@ -80,25 +83,80 @@ import Testing
         #expect((c8["samples_per_second"] as? Double ?? 0) > 0)
     }
 
-    @Test func onlineProtocolAndPlotAreNotImplementedYet() throws {
-        let online = try DetectordProcess.run(["bench", "--root", "/nonexistent", "--protocol", "online"])
-        #expect(online.status == 69)
-        #expect(online.standardError.contains("not implemented yet"))
-        let plot = try DetectordProcess.run(["bench", "--root", "/nonexistent", "--plot", "out.svg"])
-        #expect(plot.status == 69)
-        #expect(plot.standardError.contains("--plot is not implemented yet"))
+    /// The online protocol on a subset, cross-validated, with JSON and the plot: every field the
+    /// report promises, counts that add up, and an SVG that parses with one curve per detector.
+    @Test func onlineProtocolWritesTheReportAndThePlot() throws {
+        guard let root = try sisFallRoot() else { return }
+        let dir = try subset(of: root)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // The subset links SisFall_enhanced too, for the labels.
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("SisFall_enhanced"), withIntermediateDirectories: true)
+        for subject in ["SA01", "SA02", "SE01"] {
+            try FileManager.default.createSymbolicLink(
+                atPath: dir.appendingPathComponent("SisFall_enhanced/\(subject)").path,
+                withDestinationPath: "\(root)/SisFall_enhanced/\(subject)")
+        }
+        let json = dir.appendingPathComponent("online.json")
+        let svg = dir.appendingPathComponent("online.svg")
+        let output = try DetectordProcess.run([
+            "bench", "--root", dir.path, "--protocol", "online", "--train", "--folds", "3", "--json", json.path, "--plot", svg.path,
+            "--cache", dir.appendingPathComponent("cache").path,
+        ])
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.contains("online protocol, 3 folds by subject"))
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        #expect(report["protocol"] as? String == "online")
+        let falls = try #require(report["falls"] as? Int)
+        let adls = try #require(report["adls"] as? Int)
+        #expect(falls == 150 && report["trials"] as? Int == falls + adls)
+        let hours = try #require(report["adl_hours"] as? Double)
+        let detectors = try #require(report["detectors"] as? [[String: Any]])
+        #expect(detectors.map { $0["name"] as? String } == ["multiphase", "learned", "learned+stillness"])
+        for d in detectors {
+            let name = d["name"] as? String ?? "?"
+            #expect(d["protocol"] as? String == "online")
+            let se = try #require(d["sensitivity"] as? Double, "\(name)")
+            let sp = try #require(d["specificity"] as? Double, "\(name)")
+            #expect(abs((d["balanced_accuracy"] as? Double ?? 0) - (se + sp) / 2) < 1e-12)
+            // False alarms per hour is the count over the hours of ADL.
+            let alarms = try #require(d["false_alarms"] as? Int)
+            #expect(abs((d["false_alarms_per_hour"] as? Double ?? -1) - Double(alarms) / hours) < 1e-9)
+            let latency = try #require(d["latency_ms"] as? [String: Double])
+            let median = try #require(latency["median"]), p95 = try #require(latency["p95"])
+            #expect(median > 0 && median <= p95, "\(name) \(latency)")
+            let groups = try #require(d["by_group"] as? [String: [String: Any]])
+            #expect(groups["young"]?["falls"] as? Int == 150)
+            #expect(groups["elderly"]?["sensitivity"] is NSNull)
+            #expect(groups["elderly"]?["false_alarms_per_hour"] is Double)
+            #expect((groups["young"]?["latency_ms"] as? [String: Double])?["median"] != nil)
+            #expect(d["samples"] as? Int ?? 0 > 1_000_000)
+            #expect(d["samples_per_second"] as? Double ?? 0 > 0)
+            #expect(d["cross_validated"] as? Bool == true)
+        }
+        // The confirmation stage only ever removes detections or delays them.
+        #expect((detectors[2]["false_alarms"] as? Int ?? .max) <= (detectors[1]["false_alarms"] as? Int ?? 0))
+        #expect((detectors[2]["latency_ms"] as? [String: Double])?["median"] ?? 0 > (detectors[1]["latency_ms"] as? [String: Double])?["median"] ?? 0)
+        let text = try String(contentsOf: svg, encoding: .utf8)
+        let parser = XMLParser(data: Data(text.utf8))
+        #expect(parser.parse(), "\(String(describing: parser.parserError))")
+        for name in ["multiphase", "learned", "learned+stillness"] {
+            #expect(text.contains("class=\"curve\" data-detector=\"\(name)\""), "\(name)")
+        }
     }
 
     @Test func badArgumentsAreRefused() throws {
         let detector = try DetectordProcess.run(["bench", "--root", "/nonexistent", "--detector", "c7"])
         #expect(detector.status == 64)
         #expect(detector.standardError.contains("--detector"))
+        let online = try DetectordProcess.run(["bench", "--root", "/nonexistent", "--protocol", "online", "--detector", "c8"])
+        #expect(online.status == 64)
+        #expect(online.standardError.contains("multiphase, learned"))
         let missing = try DetectordProcess.run(["bench", "--root", "/nonexistent"])
         #expect(missing.status == 66)
         #expect(missing.standardError.contains("/nonexistent/SisFall_dataset"))
         let help = try DetectordProcess.run(["bench", "--help"])
         #expect(help.status == 0)
-        for option in ["--dataset", "--root", "--detector", "--protocol", "--folds", "--json", "--cache", "--plot"] {
+        for option in ["--dataset", "--root", "--detector", "--protocol", "--folds", "--json", "--cache", "--plot", "--train"] {
             #expect(help.standardOutput.contains(option), "\(option)")
         }
     }

@@ -22,9 +22,10 @@ public struct FreeFallDetector: Sendable {
         let began = start ?? frame.timestampNanoseconds
         start = began
         lowest = min(lowest, frame.accelerationMagnitude)
-        // Seconds covered by the stretch, counting this sample's period.
-        let seconds = Float(frame.timestampNanoseconds - began) * 1e-9 + frame.samplePeriod
-        guard !reported, seconds >= parameters.minimumSeconds else { return nil }
+        // Seconds covered by the stretch, counting this sample's period; a microsecond of slack
+        // so that Float periods summing to exactly the minimum count as reaching it.
+        let seconds = Float(Double(frame.timestampNanoseconds - began) * 1e-9 + Double(frame.samplePeriod))
+        guard !reported, seconds + 1e-6 >= parameters.minimumSeconds else { return nil }
         reported = true
         var evidence = DetectionEvidence()
         evidence.minimumAcceleration = lowest

@@ -1,0 +1,93 @@
+import Testing
+
+@testable import FallDetect
+
+@Suite struct DetectionPipelineTests {
+    /// Every detection a profile's pipeline makes over a recording, fixes interleaved by time.
+    static func detections(_ recording: Recording, profile: DetectionProfile) throws -> [DetectionEvent] {
+        var pipeline = try DetectionPipeline(
+            profile: profile, sampleRate: Float(recording.info.sensor.sampleRate), accelerometerRange: recording.info.sensor.accelerometerRange)
+        var events: [DetectionEvent] = []
+        var nextFix = 0
+        for sample in recording.samples {
+            while nextFix < recording.fixes.count, recording.fixes[nextFix].timestampNanoseconds <= sample.timestampNanoseconds {
+                events += pipeline.push(fix: recording.fixes[nextFix])
+                nextFix += 1
+            }
+            events += pipeline.push(sample)
+        }
+        while nextFix < recording.fixes.count {
+            events += pipeline.push(fix: recording.fixes[nextFix])
+            nextFix += 1
+        }
+        return events
+    }
+
+    /// When the generator's labels say the fall (2) began and ended.
+    static func fallSpan(_ r: Recording) -> (Int64, Int64)? {
+        let labels = r.events.filter { $0.kind == .label }
+        guard let start = labels.firstIndex(where: { $0.value == 2 }) else { return nil }
+        let end = labels[(start + 1)...].first?.timestampNanoseconds ?? Int64.max
+        return (labels[start].timestampNanoseconds, end)
+    }
+
+    @Test(arguments: 1...6)
+    func theWalkingProfileDetectsTheFallAndNothingElse(seed: Int) throws {
+        let generator = SyntheticGenerator(seed: UInt64(seed))
+        let fall = generator.generate(.forwardFall)
+        let events = try Self.detections(fall, profile: .walking)
+        #expect(events.count == 1, "\(events.map(\.summary))")
+        let event = try #require(events.first)
+        #expect(event.kind == .fall && event.detector == "learned")
+        let (start, end) = try #require(Self.fallSpan(fall))
+        // Decided within a second and a half of the fall's onset, after it began.
+        #expect(event.timestampNanoseconds > start && event.timestampNanoseconds < end + 1_500_000_000)
+        for scenario in [SyntheticScenario.walking, .sittingDown, .lyingDown] {
+            let quiet = try Self.detections(generator.generate(scenario), profile: .walking)
+            #expect(quiet.isEmpty, "\(scenario): \(quiet.map(\.summary))")
+        }
+    }
+
+    @Test(arguments: 1...4)
+    func theCyclingProfileReportsTheCrashWithItsSpeeds(seed: Int) throws {
+        let crash = SyntheticGenerator(seed: UInt64(seed)).generate(.bikeCrash)
+        let events = try Self.detections(crash, profile: .cycling)
+        let found = try #require(events.first { $0.kind == .crash }, "\(events.map(\.summary))")
+        let before = try #require(found.evidence.speedBefore)
+        let after = try #require(found.evidence.speedAfter)
+        #expect(before > 15 / 3.6 && after < before)
+        #expect(found.phase(.armed) != nil && found.phase(.impact) != nil && found.phase(.stopped) != nil)
+    }
+
+    /// Without GNSS, the crash fallback would report the fall a second time; the pipeline keeps one.
+    @Test func aFallIsReportedOnceWhenTheCrashFallbackSeesItToo() throws {
+        let fall = SyntheticGenerator(seed: 1).generate(.forwardFall)
+        var withoutFall = DetectionProfile.cycling
+        withoutFall.fall = nil
+        withoutFall.freeFall = nil
+        let crashOnly = try Self.detections(fall, profile: withoutFall)
+        #expect(crashOnly.contains { $0.kind == .crash }, "the fallback must fire on its own for this test to mean anything")
+        let both = try Self.detections(fall, profile: .cycling)
+        #expect(both.map(\.kind) == [.fall], "\(both.map(\.summary))")
+    }
+
+    @Test func detectorsFollowTheProfile() throws {
+        #expect(try DetectionPipeline(profile: .walking, sampleRate: 100).detectorNames == ["learned", "free-fall"])
+        #expect(try DetectionPipeline(profile: .cycling, sampleRate: 100).detectorNames == ["learned", "free-fall", "crash"])
+        #expect(try DetectionPipeline(profile: .motorcycling, sampleRate: 100).detectorNames == ["crash"])
+        var multiphase = DetectionProfile.walking
+        multiphase.fall = .multiphase
+        #expect(try DetectionPipeline(profile: multiphase, sampleRate: 100).detectorNames == ["multiphase", "free-fall"])
+    }
+
+    @Test func aBadParameterIsNamed() throws {
+        var profile = DetectionProfile.walking
+        profile.freeFall?.minimumSeconds = 0
+        #expect { try DetectionPipeline(profile: profile, sampleRate: 100) } throws: { ($0 as? FallDetectError)?.field == "minimumSeconds" }
+        profile = .walking
+        profile.fall = .multiphase
+        profile.multiphase.lyingTilt = 200
+        #expect { try DetectionPipeline(profile: profile, sampleRate: 100) } throws: { ($0 as? FallDetectError)?.field == "lyingTilt" }
+        #expect { try DetectionPipeline(profile: .walking, sampleRate: 5) } throws: { ($0 as? FallDetectError)?.field == "sampleRate" }
+    }
+}

@@ -1,0 +1,53 @@
+import FallDetect
+import Foundation
+import Testing
+
+@Suite struct TrainCommandTests {
+    /// The model text between the generated file's triple quotes.
+    static func model(in source: String) throws -> BoostedTrees {
+        let parts = source.components(separatedBy: "\"\"\"")
+        try #require(parts.count == 3, "expected one multi-line string")
+        return try BoostedTrees(text: parts[1])
+    }
+
+    /// Training on two subjects writes a model that parses, differs from the shipped one's data,
+    /// and comes out the same twice.
+    @Test func trainingIsReproducibleAndWritesALoadableModel() throws {
+        let bench = BenchCommandTests()
+        guard let root = try bench.sisFallRoot() else { return }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("train-\(UUID())")
+        for folder in ["SisFall_dataset", "SisFall_enhanced"] {
+            try FileManager.default.createDirectory(at: dir.appendingPathComponent(folder), withIntermediateDirectories: true)
+            for subject in ["SA03", "SE02"] {
+                try FileManager.default.createSymbolicLink(
+                    atPath: dir.appendingPathComponent("\(folder)/\(subject)").path, withDestinationPath: "\(root)/\(folder)/\(subject)")
+            }
+        }
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var sources: [String] = []
+        for run in 1...2 {
+            let out = dir.appendingPathComponent("model\(run).swift")
+            let output = try DetectordProcess.run([
+                "train", "--root", dir.path, "--out", out.path, "--threshold", "0.4", "--cache", dir.appendingPathComponent("cache").path,
+            ])
+            #expect(output.status == 0, "\(output.standardError)")
+            #expect(output.standardOutput.contains("from 2 subjects"))
+            sources.append(try String(contentsOf: out, encoding: .utf8))
+        }
+        #expect(sources[0] == sources[1])
+        #expect(sources[0].contains("static let threshold: Float = 0.4"))
+        #expect(sources[0].contains("SA03 SE02"))
+        let model = try Self.model(in: sources[0])
+        #expect(model.roots.count == 200)
+        #expect(model.featureCount == FallCandidate.featureNames.count)
+    }
+
+    @Test func withoutLabelsTrainingRefuses() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("train-\(UUID())")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("SisFall_dataset/SA01"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let output = try DetectordProcess.run(["train", "--root", dir.path, "--out", dir.appendingPathComponent("m.swift").path])
+        #expect(output.status == 66)
+        #expect(output.standardError.contains("SisFall_enhanced"))
+    }
+}
