@@ -8,18 +8,19 @@ import Testing
     static let c = FallCandidate(
         peakAcceleration: 4.2, saturated: true, minimumAccelerationBefore: 0.31, lowAccelerationSeconds: 0.27, tiltBefore: 7.5,
         tiltAfter: 81.25, maximumTiltAfter: 87, tiltAtDecision: 84, minimumVerticalVelocity: -1.9, peakAngularRate: 210,
-        motionAfter: 0.06, activityBefore: 0.11, fallingStartNanoseconds: 1_100, impactNanoseconds: 1_500, decisionNanoseconds: 2_100)
+        motionAfter: 0.06, activityBefore: 0.11, attitudeChange: 76, peakAngularRateAfter: 59, fallingStartNanoseconds: 1_100,
+        impactNanoseconds: 1_500, decisionNanoseconds: 2_100)
 
     @Test func featuresFollowTheirNames() {
         let v = Self.c.features
-        #expect(FallCandidate.featureNames.count == 12)
+        #expect(FallCandidate.featureNames.count == 14)
         let expected: [Float] = [
-            log(4.2), 0.31, 7.5, 81.25, 73.75, log(211), 0.06, -1.9, 0.11, 84, 87, 0.27,
+            log(4.2), 0.31, 7.5, 81.25, 73.75, log(211), 0.06, -1.9, 0.11, 84, 87, 0.27, 76, log(60),
         ]
-        for i in 0..<12 {
+        for i in 0..<14 {
             #expect(abs(v[i] - expected[i]) < 1e-5, "\(FallCandidate.featureNames[i]): \(v[i]) vs \(expected[i])")
         }
-        for i in 12..<FallFeatureVector.scalarCount { #expect(v[i] == 0) }
+        for i in 14..<FallFeatureVector.scalarCount { #expect(v[i] == 0) }
     }
 
     @Test func logFeaturesStayFiniteAtZero() {

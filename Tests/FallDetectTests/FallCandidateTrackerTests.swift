@@ -394,4 +394,25 @@ import Testing
         #expect(abs(c.fallingStartNanoseconds - Int64(p - 40) * 10_000_000) < 1_000)
     }
 
+    /// The body turning from upright onto its back (up: +z, then +x) is a 90° attitude change,
+    /// whatever the tilt says; |ω| in the posture window is its largest value there.
+    @Test func attitudeChangeAndRotationAfterTheImpact() throws {
+        var tracker = try FallCandidateTracker(settings: FallCandidateSettings(sampleRate: 100))
+        let p = 400
+        var found: FallCandidate?
+        for i in 0..<(p + 100) {
+            let lying = i > p
+            let up = lying ? SIMD3<Float>(1, 0, 0) : SIMD3<Float>(0, 0, 1)
+            let rate: Float = i == p + 30 ? 120 : (lying ? 5 : 0)
+            let frame = MotionFrame(
+                timestampNanoseconds: Int64(i) * 10_000_000, samplePeriod: 0.01, acceleration: SIMD3(0, 0, i == p ? 4 : 1),
+                angularRateMagnitude: rate, tiltDegrees: lying ? 90 : 0, verticalAcceleration: 0, verticalVelocity: 0, saturated: false,
+                gravity: up)
+            if let c = tracker.push(frame) { found = c }
+        }
+        let c = try #require(found)
+        #expect(abs(c.attitudeChange - 90) < 1e-3)
+        #expect(c.peakAngularRateAfter == 120)
+        #expect(abs(c.features[12] - 90) < 1e-3)
+    }
 }

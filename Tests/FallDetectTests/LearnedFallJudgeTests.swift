@@ -8,13 +8,15 @@ import Testing
     static let clearFall = FallCandidate(
         peakAcceleration: 5.5, saturated: false, minimumAccelerationBefore: 0.15, lowAccelerationSeconds: 0.35, tiltBefore: 6,
         tiltAfter: 86, maximumTiltAfter: 89, tiltAtDecision: 87, minimumVerticalVelocity: -2.5, peakAngularRate: 280,
-        motionAfter: 0.04, activityBefore: 0.05, fallingStartNanoseconds: 10_000_000_000, impactNanoseconds: 10_400_000_000,
+        motionAfter: 0.04, activityBefore: 0.05, attitudeChange: 80, peakAngularRateAfter: 40,
+        fallingStartNanoseconds: 10_000_000_000, impactNanoseconds: 10_400_000_000,
         decisionNanoseconds: 11_000_000_000)
     /// Sitting down hard: a modest bump, never weightless, leaning a little, upright after.
     static let clearNonFall = FallCandidate(
         peakAcceleration: 1.7, saturated: false, minimumAccelerationBefore: 0.8, lowAccelerationSeconds: 0, tiltBefore: 8,
         tiltAfter: 18, maximumTiltAfter: 24, tiltAtDecision: 17, minimumVerticalVelocity: -0.4, peakAngularRate: 45,
-        motionAfter: 0.03, activityBefore: 0.15, fallingStartNanoseconds: 10_400_000_000, impactNanoseconds: 10_400_000_000,
+        motionAfter: 0.03, activityBefore: 0.15, attitudeChange: 10, peakAngularRateAfter: 20,
+        fallingStartNanoseconds: 10_400_000_000, impactNanoseconds: 10_400_000_000,
         decisionNanoseconds: 11_000_000_000)
 
     @Test func shippedModelParsesAtItsThreshold() throws {

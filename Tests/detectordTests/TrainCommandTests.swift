@@ -38,7 +38,7 @@ import Testing
         #expect(sources[0].contains("static let threshold: Float = 0.4"))
         #expect(sources[0].contains("SA03 SE02"))
         let model = try Self.model(in: sources[0])
-        #expect(model.roots.count == 200)
+        #expect(model.roots.count == BoostedTreesTrainer().trees)
         #expect(model.featureCount == FallCandidate.featureNames.count)
     }
 

@@ -18,7 +18,7 @@ public struct BoostedTreesTrainer: Sendable, Hashable {
     /// L2 penalty on leaf values (λ).
     public var l2: Float
 
-    public init(trees: Int = 200, learningRate: Float = 0.05, maximumDepth: Int = 3, minimumLeafRows: Int = 20, bins: Int = 64, l2: Float = 1) {
+    public init(trees: Int = 400, learningRate: Float = 0.05, maximumDepth: Int = 3, minimumLeafRows: Int = 20, bins: Int = 64, l2: Float = 1) {
         self.trees = trees
         self.learningRate = learningRate
         self.maximumDepth = maximumDepth

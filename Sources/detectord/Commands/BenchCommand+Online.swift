@@ -58,7 +58,7 @@ extension BenchCommand {
                 } else if train {
                     let validated =
                         name.hasPrefix("learned")
-                        ? try OnlineCrossValidation.learned(scan.trials, folds: folds, threshold: shipped.threshold)
+                        ? try OnlineCrossValidation.learned(scan.trials, folds: folds, trainer: trainer.trainer, threshold: shipped.threshold)
                         : try OnlineCrossValidation.multiphase(scan.trials, folds: folds)
                     scores = validated.scores
                     threshold = validated.result.threshold
@@ -71,7 +71,7 @@ extension BenchCommand {
                     results.append(
                         OnlineProtocol.evaluate(detector: name, trials: scan.trials, scores: scores, threshold: threshold, confirmed: confirmed))
                 }
-                if plot != nil {
+                if plot != nil || json != nil {
                     sweeps.append(OnlineProtocol.sweep(trials: scan.trials, scores: scores, thresholds: Self.sweepThresholds(name), confirmed: confirmed))
                 }
             }
@@ -81,7 +81,7 @@ extension BenchCommand {
         }
         let wall = Self.seconds(started.duration(to: clock.now))
         Terminal.standardOutput.write(onlineTable(scan: scan, results: results, wallSeconds: wall))
-        try writeJSON(onlineReport(scan: scan, results: results, wallSeconds: wall))
+        try writeJSON(onlineReport(scan: scan, results: results, sweeps: sweeps, wallSeconds: wall))
         if let plot {
             let curves = zip(results, sweeps).map { result, sweep in
                 BenchPlot.Curve(
@@ -167,10 +167,10 @@ extension BenchCommand {
         ]
     }
 
-    func onlineReport(scan: OnlineScan, results: [OnlineProtocolResult], wallSeconds: Double) -> [String: Any] {
+    func onlineReport(scan: OnlineScan, results: [OnlineProtocolResult], sweeps: [[OperatingPoint]], wallSeconds: Double) -> [String: Any] {
         let falls = scan.trials.reduce(0) { $0 + ($1.name.isFall ? 1 : 0) }
         var detectors: [[String: Any]] = []
-        for r in results {
+        for (k, r) in results.enumerated() {
             var entry = onlineMetrics(counts: r.counts, falseAlarmsPerHour: r.falseAlarmsPerHour, median: r.medianLatency, p95: r.p95Latency)
             var groups: [String: Any] = [:]
             for (key, group) in [("young", SisFallTrialName.Group.young), ("elderly", .elderly)] {
@@ -188,6 +188,12 @@ extension BenchCommand {
             entry["false_alarms"] = r.falseAlarms
             entry["stray_detections_in_falls"] = r.strayDetectionsInFalls
             entry["threshold"] = Double(r.threshold)
+            if k < sweeps.count {
+                entry["sweep"] = sweeps[k].map {
+                    ["threshold": Double($0.threshold), "sensitivity": $0.sensitivity, "specificity": $0.specificity,
+                     "false_alarms_per_hour": $0.falseAlarmsPerHour]
+                }
+            }
             entry["cross_validated"] = train
             if train { entry["folds"] = folds }
             entry["samples"] = scan.samples

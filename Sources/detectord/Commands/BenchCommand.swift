@@ -49,6 +49,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Online protocol: cross-validate, fitting each fold's parameters on the other folds' subjects.")
     var train = false
 
+    @OptionGroup(title: "Learned detector training (with --train)")
+    var trainer: TrainerOptions
+
     @Option(help: ArgumentHelp("Cross-validation folds, split by subject (2 up to the number of subjects).", valueName: "k"))
     var folds: Int = 10
 

@@ -26,6 +26,9 @@ struct TrainCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Probability at or above which a candidate is a fall.", valueName: "p"))
     var threshold: Float = 0.5
 
+    @OptionGroup(title: "Trainer")
+    var options: TrainerOptions
+
     @Option(help: ArgumentHelp("Folder for the parsed-dataset cache (default: $XDG_CACHE_HOME/detectord or ~/.cache/detectord).", valueName: "dir"))
     var cache: String?
 
@@ -35,7 +38,7 @@ struct TrainCommand: ParsableCommand {
 
     func run() throws {
         let err = Terminal.standardError
-        let trainer = BoostedTreesTrainer()
+        let trainer = options.trainer
         let model: BoostedTrees
         let positives: Int
         let rows: Int

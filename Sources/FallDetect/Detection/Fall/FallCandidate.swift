@@ -31,6 +31,11 @@ public struct FallCandidate: Sendable, Hashable {
     /// Mean ||a| − 1 g| from 3 s to 0.5 s before the impact, g: how busy the body was before
     /// (jogging and stairs are busy; a fall from standing or sitting starts calm).
     public var activityBefore: Float
+    /// Angle between the body's up direction before the fall (2 s to 1 s before) and in the
+    /// posture window, degrees: how far the body turned, whichever way.
+    public var attitudeChange: Float
+    /// Largest |ω| in the posture window, °/s: rolling or struggling after the impact.
+    public var peakAngularRateAfter: Float
     /// Timestamps on the samples' clock.
     public var fallingStartNanoseconds: Int64
     public var impactNanoseconds: Int64
@@ -39,7 +44,7 @@ public struct FallCandidate: Sendable, Hashable {
     public init(
         peakAcceleration: Float, saturated: Bool, minimumAccelerationBefore: Float, lowAccelerationSeconds: Float,
         tiltBefore: Float, tiltAfter: Float, maximumTiltAfter: Float, tiltAtDecision: Float, minimumVerticalVelocity: Float, peakAngularRate: Float,
-        motionAfter: Float, activityBefore: Float, fallingStartNanoseconds: Int64, impactNanoseconds: Int64,
+        motionAfter: Float, activityBefore: Float, attitudeChange: Float = 0, peakAngularRateAfter: Float = 0, fallingStartNanoseconds: Int64, impactNanoseconds: Int64,
         decisionNanoseconds: Int64
     ) {
         self.peakAcceleration = peakAcceleration
@@ -54,6 +59,8 @@ public struct FallCandidate: Sendable, Hashable {
         self.peakAngularRate = peakAngularRate
         self.motionAfter = motionAfter
         self.activityBefore = activityBefore
+        self.attitudeChange = attitudeChange
+        self.peakAngularRateAfter = peakAngularRateAfter
         self.fallingStartNanoseconds = fallingStartNanoseconds
         self.impactNanoseconds = impactNanoseconds
         self.decisionNanoseconds = decisionNanoseconds
@@ -78,6 +85,8 @@ public struct FallCandidate: Sendable, Hashable {
         v[9] = tiltAtDecision
         v[10] = maximumTiltAfter
         v[11] = lowAccelerationSeconds
+        v[12] = attitudeChange
+        v[13] = log(peakAngularRateAfter + 1)
         return v
     }
 
@@ -85,7 +94,8 @@ public struct FallCandidate: Sendable, Hashable {
     public static let featureNames = [
         "ln peak |a| (g)", "min |a| before (g)", "tilt before (°)", "tilt after (°)", "tilt change (°)",
         "ln(1 + peak |ω| (°/s))", "std |a| after (g)", "min vertical velocity (m/s)", "activity before (g)",
-        "tilt at decision (°)", "max tilt after (°)", "seconds under free-fall threshold (s)",
+        "tilt at decision (°)", "max tilt after (°)", "seconds under free-fall threshold (s)", "attitude change (°)",
+        "ln(1 + peak |ω| after (°/s))",
     ]
 
     /// The evidence an alert shows.

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Finds impacts in a stream of frames and measures the fall model's phases around each: the
 /// calm or busy seconds before, the falling phase (weightlessness, downward velocity), the impact,
 /// and the posture after it. One candidate comes out when the posture window closes, so its
@@ -84,6 +88,11 @@ public struct FallCandidateTracker: Sendable {
         let start = stretchStart ?? minimum.index
         let fallingTimestamp = timestamp - Int64((Double(p - start) / Double(s.sampleRate) * 1e9).rounded())
         let period = 1 / s.sampleRate
+        var attitudeChange: Float = 0
+        if let up0 = before?.meanGravity, let up1 = after?.meanGravity {
+            let n0 = (up0 * up0).sum().squareRoot(), n1 = (up1 * up1).sum().squareRoot()
+            if n0 > 0, n1 > 0 { attitudeChange = acos(max(-1, min(1, (up0 * up1).sum() / (n0 * n1)))) * 180 / .pi }
+        }
         // Before a recording's second second, the posture before is unknown: take the earliest.
         let tiltBefore = before?.meanTilt ?? history.entry(max(0, history.count - history.capacity))?.tilt ?? 0
         return FallCandidate(
@@ -93,6 +102,7 @@ public struct FallCandidateTracker: Sendable {
             maximumTiltAfter: after?.maximumTilt ?? 0, tiltAtDecision: history.entry(index)?.tilt ?? 0,
             minimumVerticalVelocity: falling?.minimumVerticalVelocity ?? 0, peakAngularRate: rotation?.maximumAngularRate ?? 0,
             motionAfter: after?.magnitudeDeviation ?? 0, activityBefore: activity?.meanAbsoluteDeviation ?? 0,
+            attitudeChange: attitudeChange, peakAngularRateAfter: after?.maximumAngularRate ?? 0,
             fallingStartNanoseconds: fallingTimestamp, impactNanoseconds: timestamp, decisionNanoseconds: now)
     }
 }

@@ -7,6 +7,7 @@ struct MotionHistory: Sendable {
         var tilt: Float
         var verticalVelocity: Float
         var angularRate: Float
+        var gravity: SIMD3<Float>
     }
 
     private var entries: [Entry]
@@ -14,7 +15,7 @@ struct MotionHistory: Sendable {
     private(set) var count = 0
 
     init(capacity: Int) {
-        entries = [Entry](repeating: Entry(magnitude: 1, tilt: 0, verticalVelocity: 0, angularRate: 0), count: max(1, capacity))
+        entries = [Entry](repeating: Entry(magnitude: 1, tilt: 0, verticalVelocity: 0, angularRate: 0, gravity: SIMD3(0, 0, 1)), count: max(1, capacity))
     }
 
     var capacity: Int { entries.count }
@@ -22,7 +23,7 @@ struct MotionHistory: Sendable {
     mutating func push(_ frame: MotionFrame) {
         entries[count % entries.count] = Entry(
             magnitude: frame.accelerationMagnitude, tilt: frame.tiltDegrees, verticalVelocity: frame.verticalVelocity,
-            angularRate: frame.angularRateMagnitude)
+            angularRate: frame.angularRateMagnitude, gravity: frame.gravity)
         count += 1
     }
 
@@ -50,6 +51,7 @@ struct MotionHistory: Sendable {
             sumSquares += Double(e.magnitude) * Double(e.magnitude)
             tiltSum += Double(e.tilt)
             s.meanAbsoluteDeviation += abs(e.magnitude - 1)
+            s.meanGravity += e.gravity
         }
         let n = Double(upper - lower)
         s.count = upper - lower
@@ -57,6 +59,7 @@ struct MotionHistory: Sendable {
         let mean = sum / n
         s.magnitudeDeviation = Float(max(0, sumSquares / n - mean * mean).squareRoot())
         s.meanAbsoluteDeviation /= Float(n)
+        s.meanGravity /= Float(n)
         return s
     }
 
@@ -72,5 +75,7 @@ struct MotionHistory: Sendable {
         var magnitudeDeviation: Float = 0
         /// Mean of ||a| − 1 g|, g: how much the body moved.
         var meanAbsoluteDeviation: Float = 0
+        /// Mean body-frame up vector (not normalised).
+        var meanGravity: SIMD3<Float> = .zero
     }
 }

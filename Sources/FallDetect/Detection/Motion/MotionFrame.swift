@@ -19,10 +19,13 @@ public struct MotionFrame: Sendable, Equatable {
     public var verticalVelocity: Float
     /// True when an accelerometer axis reached the sensor's full scale (the true |a| was higher).
     public var saturated: Bool
+    /// Unit "up" in the body frame from the AHRS: which way the body lies, not just how far
+    /// from upright (a fall onto the side and one onto the back have the same tilt).
+    public var gravity: SIMD3<Float>
 
     public init(
         timestampNanoseconds: Int64, samplePeriod: Float, acceleration: SIMD3<Float>, angularRateMagnitude: Float,
-        tiltDegrees: Float, verticalAcceleration: Float, verticalVelocity: Float, saturated: Bool
+        tiltDegrees: Float, verticalAcceleration: Float, verticalVelocity: Float, saturated: Bool, gravity: SIMD3<Float> = SIMD3(0, 0, 1)
     ) {
         self.timestampNanoseconds = timestampNanoseconds
         self.samplePeriod = samplePeriod
@@ -33,5 +36,6 @@ public struct MotionFrame: Sendable, Equatable {
         self.verticalAcceleration = verticalAcceleration
         self.verticalVelocity = verticalVelocity
         self.saturated = saturated
+        self.gravity = gravity
     }
 }

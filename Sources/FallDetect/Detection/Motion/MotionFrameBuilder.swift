@@ -43,6 +43,6 @@ public struct MotionFrameBuilder: Sendable {
         return MotionFrame(
             timestampNanoseconds: sample.timestampNanoseconds, samplePeriod: period, acceleration: a,
             angularRateMagnitude: (g * g).sum().squareRoot(), tiltDegrees: output.tiltDegrees,
-            verticalAcceleration: output.earthAcceleration.z, verticalVelocity: v, saturated: saturated)
+            verticalAcceleration: output.earthAcceleration.z, verticalVelocity: v, saturated: saturated, gravity: output.gravity)
     }
 }
