@@ -10,8 +10,10 @@ struct Detectord: AsyncParsableCommand {
             detects falls and crashes, and runs the emergency workflow. The same engine replays \
             recordings and public datasets for evaluation.
 
-            Available today: replay, synth, probe, drill, status, bench (the paper's baseline, trial protocol). The others are named so scripts can rely on the \
-            command line; they report that they are not implemented yet.
+            Available today: replay (with the fall, free-fall and crash detectors), synth, probe, drill, \
+            status, bench (the paper's trial protocol and the detectors' online protocol) and train. \
+            The others are named so scripts can rely on the command line; they report that they are \
+            not implemented yet.
             """,
         version: DetectordVersion.current,
         subcommands: [
