@@ -133,23 +133,9 @@ extension BenchCommand {
                 ProgressLine.fixed(Double(r.threshold), 3),
             ])
         }
-        var widths = [Int](repeating: 0, count: header.count)
-        for line in lines { for (i, cell) in line.enumerated() { widths[i] = max(widths[i], cell.count) } }
-        for line in lines {
-            text += line.enumerated().map { $0 == line.count - 1 ? $1 : Self.padded($1, widths[$0]) }.joined(separator: "  ") + "\n"
-        }
+        text += Self.columns(lines)
         for r in results {
-            let codes = r.perActivity.keys.sorted()
-            let alarms = codes.compactMap { code -> String? in
-                let c = r.perActivity[code]!
-                return c.falseAlarms > 0 ? "\(code) \(c.falseAlarms)/\(c.adls)" : nil
-            }
-            let missed = codes.compactMap { code -> String? in
-                let c = r.perActivity[code]!
-                return c.fallsMissed > 0 ? "\(code) \(c.fallsMissed)/\(c.falls)" : nil
-            }
-            text += "\(r.detector): ADL that trigger: \(alarms.isEmpty ? "none" : alarms.joined(separator: ", "))"
-                + "; falls missed: \(missed.isEmpty ? "none" : missed.joined(separator: ", "))"
+            text += "\(r.detector): \(Self.activitySummary(r.perActivity))"
                 + (r.strayDetectionsInFalls > 0 ? "; \(r.strayDetectionsInFalls) detections in fall trials outside the fall window" : "") + "\n"
         }
         text += "\(scan.samples) samples through fusion and the candidate tracker in \(ProgressLine.fixed(scan.computeSeconds, 2)) s of compute "

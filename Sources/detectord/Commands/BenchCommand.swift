@@ -196,24 +196,9 @@ struct BenchCommand: ParsableCommand {
                 "\(ProgressLine.fixed(paper.mean, 2)) ± \(ProgressLine.fixed(paper.std, 2))",
             ])
         }
-        var widths = [Int](repeating: 0, count: header.count)
-        for line in lines { for (i, cell) in line.enumerated() { widths[i] = max(widths[i], cell.count) } }
-        for line in lines {
-            // The last column is not padded, so lines carry no trailing spaces.
-            text += line.enumerated().map { $0 == line.count - 1 ? $1 : padded($1, widths[$0]) }.joined(separator: "  ") + "\n"
-        }
+        text += columns(lines)
         for (feature, result) in zip(scoring.features, results) {
-            let codes = result.perActivity.keys.sorted()
-            let alarms = codes.compactMap { code -> String? in
-                let c = result.perActivity[code]!
-                return c.falseAlarms > 0 ? "\(code) \(c.falseAlarms)/\(c.adls)" : nil
-            }
-            let missed = codes.compactMap { code -> String? in
-                let c = result.perActivity[code]!
-                return c.fallsMissed > 0 ? "\(code) \(c.fallsMissed)/\(c.falls)" : nil
-            }
-            text += "\(feature.name): ADL that trigger: \(alarms.isEmpty ? "none" : alarms.joined(separator: ", "))"
-                + "; falls missed: \(missed.isEmpty ? "none" : missed.joined(separator: ", "))\n"
+            text += "\(feature.name): \(activitySummary(result.perActivity))\n"
         }
         let samples = scoring.samples
         let compute = scoring.computeSeconds.reduce(0, +)
@@ -221,6 +206,24 @@ struct BenchCommand: ParsableCommand {
             + "\(ProgressLine.fixed(compute, 2)) s of compute (\(ProgressLine.rate(compute > 0 ? Double(samples * scoring.features.count) / compute : 0)) samples/s per core); "
             + "wall \(ProgressLine.fixed(wallSeconds, 2)) s including loading\n"
         return text
+    }
+
+    /// Rows as aligned columns; the last column is not padded, so lines carry no trailing spaces.
+    static func columns(_ lines: [[String]]) -> String {
+        var widths = [Int](repeating: 0, count: lines.first?.count ?? 0)
+        for line in lines { for (i, cell) in line.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) } }
+        return lines.map { line in
+            line.enumerated().map { $0 == line.count - 1 ? $1 : padded($1, widths[$0]) }.joined(separator: "  ") + "\n"
+        }.joined()
+    }
+
+    /// "ADL that trigger: D04 5/26, …; falls missed: F11 8/90, …".
+    static func activitySummary(_ perActivity: [String: ConfusionCounts]) -> String {
+        let codes = perActivity.keys.sorted()
+        let alarms = codes.compactMap { code in perActivity[code].flatMap { $0.falseAlarms > 0 ? "\(code) \($0.falseAlarms)/\($0.adls)" : nil } }
+        let missed = codes.compactMap { code in perActivity[code].flatMap { $0.fallsMissed > 0 ? "\(code) \($0.fallsMissed)/\($0.falls)" : nil } }
+        return "ADL that trigger: \(alarms.isEmpty ? "none" : alarms.joined(separator: ", "))"
+            + "; falls missed: \(missed.isEmpty ? "none" : missed.joined(separator: ", "))"
     }
 
     static func json(_ value: Double?) -> Any { value.map { $0 as Any } ?? NSNull() }

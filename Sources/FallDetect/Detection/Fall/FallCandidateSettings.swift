@@ -36,16 +36,13 @@ public struct FallCandidateSettings: Sendable, Hashable {
 
     /// Throws `.invalidArgument` naming the field that is out of range.
     public func validate() throws(FallDetectError) {
-        func check(_ ok: Bool, _ field: String, _ why: String) throws(FallDetectError) {
-            if !ok { throw FallDetectError(.invalidArgument, why, field: field) }
-        }
-        try check(sampleRate.isFinite && sampleRate >= 10 && sampleRate <= 10_000, "sampleRate", "must lie in 10…10000 Hz, got \(sampleRate)")
-        try check(impactThreshold.isFinite && impactThreshold > 1, "impactThreshold", "must exceed 1 g, got \(impactThreshold)")
-        try check(postureDelay.isFinite && postureDelay >= 0, "postureDelay", "must not be negative, got \(postureDelay)")
-        try check(
+        try FallDetectError.require(sampleRate.isFinite && sampleRate >= 10 && sampleRate <= 10_000, "sampleRate", "must lie in 10…10000 Hz, got \(sampleRate)")
+        try FallDetectError.require(impactThreshold.isFinite && impactThreshold > 1, "impactThreshold", "must exceed 1 g, got \(impactThreshold)")
+        try FallDetectError.require(postureDelay.isFinite && postureDelay >= 0, "postureDelay", "must not be negative, got \(postureDelay)")
+        try FallDetectError.require(
             decisionDelay.isFinite && decisionDelay > postureDelay && decisionDelay <= 10, "decisionDelay",
             "must lie after postureDelay (\(postureDelay) s) and within 10 s, got \(decisionDelay)")
-        try check(
+        try FallDetectError.require(
             freeFallThreshold.isFinite && freeFallThreshold > 0 && freeFallThreshold < 1, "freeFallThreshold",
             "must lie in (0, 1) g, got \(freeFallThreshold)")
     }

@@ -24,15 +24,12 @@ public struct MultiphaseFallParameters: Sendable, Hashable {
 
     /// Throws `.invalidArgument` naming the field that is out of range.
     public func validate() throws(FallDetectError) {
-        func check(_ ok: Bool, _ field: String, _ why: String) throws(FallDetectError) {
-            if !ok { throw FallDetectError(.invalidArgument, why, field: field) }
-        }
-        try check(
+        try FallDetectError.require(
             maximumFallingAcceleration.isFinite && maximumFallingAcceleration > 0 && maximumFallingAcceleration <= 1,
             "maximumFallingAcceleration", "must lie in (0, 1] g, got \(maximumFallingAcceleration)")
-        try check(minimumImpact.isFinite && minimumImpact > 1, "minimumImpact", "must exceed 1 g, got \(minimumImpact)")
-        try check(lyingTilt.isFinite && lyingTilt > 0 && lyingTilt < 180, "lyingTilt", "must lie in (0, 180)°, got \(lyingTilt)")
-        try check(
+        try FallDetectError.require(minimumImpact.isFinite && minimumImpact > 1, "minimumImpact", "must exceed 1 g, got \(minimumImpact)")
+        try FallDetectError.require(lyingTilt.isFinite && lyingTilt > 0 && lyingTilt < 180, "lyingTilt", "must lie in (0, 180)°, got \(lyingTilt)")
+        try FallDetectError.require(
             minimumTiltChange.isFinite && minimumTiltChange > -180 && minimumTiltChange < 180, "minimumTiltChange",
             "must lie in (-180, 180)°, got \(minimumTiltChange)")
     }
