@@ -7,7 +7,7 @@ APT_PACKAGES := libgps-dev libi2c-dev libbluetooth-dev gpsd gpsd-clients libsqli
 SHARED ?= $(abspath ../shared)
 CACHE := .cache
 BENCH_VENV := Bench/.venv
-BENCH_PIP := numpy pandas
+BENCH_PIP := numpy pandas scipy
 # The reference implementations the tests compare against (x-io's imufusion, scipy, numpy).
 ORACLE_VENV := Bench/.venv-oracle
 ORACLE_PIP := imufusion==1.3.3 numpy scipy 'setuptools>=77'

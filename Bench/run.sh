@@ -14,6 +14,8 @@ echo "== ring: cfusion_ring vs boost::lockfree::spsc_queue (two threads, cpu0 ->
 "$bench/ring/run.sh" > "$bench/results/ring.jsonl"
 echo "== fusion: AHRS one stream and many streams vs x-io Fusion C and imufusion"
 "$bench/fusion/run.sh" > "$bench/results/fusion.jsonl"
+echo "== protocol: the paper's trial protocol for C8 over the development split vs numpy/scipy/pandas"
+"$bench/protocol/run.sh" > "$bench/results/protocol.jsonl"
 
 machine="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores (nproc), $(uname -m)"
 "$PYTHON" - "$bench/results" "$machine" <<'PY'
@@ -42,7 +44,7 @@ if text and cache:
                     "peer": "ours, same pass from text", "peer_value": round(text["samples_per_s"]),
                     "ratio": round(cache["samples_per_s"] / text["samples_per_s"], 2), "machine": machine})
 # Benchmarks that already print metric objects: add the machine and take them as they are.
-for extra in ("ring.jsonl", "fusion.jsonl"):
+for extra in ("ring.jsonl", "fusion.jsonl", "protocol.jsonl"):
     path = os.path.join(results, extra)
     if os.path.exists(path):
         for line in open(path):

@@ -73,6 +73,13 @@ import Testing
         #expect(groups["young"]?["falls"] as? Int == 150)
         #expect(groups["elderly"]?["sensitivity"] is NSNull)
         #expect(groups["elderly"]?["specificity"] is Double)
+        #expect(groups["elderly"]?["false_alarms_per_hour"] is Double)
+        // A trial decision comes after the trial: no latency, said as null.
+        #expect((c8["latency_ms"] as? [String: Any])?["median"] is NSNull)
+        let hours = try #require(report["adl_hours"] as? Double)
+        let flaggedAdl = Double(try #require(groups["young"]?["adls"] as? Int) + (try #require(groups["elderly"]?["adls"] as? Int)))
+            * (1 - (try #require(c8["specificity"] as? Double)))
+        #expect(abs((c8["false_alarms_per_hour"] as? Double ?? -1) - flaggedAdl / hours) < 1e-6)
         let perActivity = try #require(c8["per_activity"] as? [String: [String: Int]])
         #expect(perActivity["F01"]?["trials"] == 10)
         #expect(perActivity.values.reduce(0) { $0 + ($1["trials"] ?? 0) } == trials)

@@ -168,8 +168,9 @@ struct BenchCommand: ParsableCommand {
         text + String(repeating: " ", count: max(0, width - text.count))
     }
 
-    static func adlHours(_ scoring: SisFallScoring) -> Double {
-        let adlSamples = scoring.rows.reduce(0) { $0 + ($1.name.isFall ? 0 : $1.samples) }
+    /// Hours of ADL trials, of one age group when given.
+    static func adlHours(_ scoring: SisFallScoring, group: SisFallTrialName.Group? = nil) -> Double {
+        let adlSamples = scoring.rows.reduce(0) { $0 + ($1.name.isFall || (group != nil && $1.name.group != group) ? 0 : $1.samples) }
         return Double(adlSamples) / scoring.parameters.sampleRateHertz / 3600
     }
 
@@ -228,11 +229,16 @@ struct BenchCommand: ParsableCommand {
 
     static func json(_ value: Double?) -> Any { value.map { $0 as Any } ?? NSNull() }
 
-    static func counts(_ c: ConfusionCounts) -> [String: Any] {
+    /// The metrics of one set of trial decisions. Under the trial protocol a false alarm is a
+    /// flagged ADL trial, so false alarms per hour count those over the hours of ADL; a decision
+    /// comes after the whole trial, so there is no latency (null).
+    static func counts(_ c: ConfusionCounts, adlHours: Double) -> [String: Any] {
         [
             "trials": c.trials, "falls": c.falls, "adls": c.adls,
             "sensitivity": json(c.sensitivity), "specificity": json(c.specificity),
             "balanced_accuracy": json(c.balancedAccuracy),
+            "false_alarms_per_hour": json(adlHours > 0 ? Double(c.falseAlarms) / adlHours : nil),
+            "latency_ms": ["median": NSNull(), "p95": NSNull()],
         ]
     }
 
@@ -255,9 +261,11 @@ struct BenchCommand: ParsableCommand {
                 "fold_balanced_accuracy_mean": json(summary?.mean), "fold_balanced_accuracy_std": json(summary?.std),
                 "thresholds": result.thresholds.map { Double($0) },
                 "fold_subjects": (0..<result.folds.count).map { result.folds.members(of: $0) },
+                "false_alarms_per_hour": json(adlHours(scoring) > 0 ? Double(result.pooled.falseAlarms) / adlHours(scoring) : nil),
+                "latency_ms": ["median": NSNull(), "p95": NSNull()],
                 "by_group": [
-                    "young": counts(result.byGroup[.young] ?? ConfusionCounts()),
-                    "elderly": counts(result.byGroup[.elderly] ?? ConfusionCounts()),
+                    "young": counts(result.byGroup[.young] ?? ConfusionCounts(), adlHours: adlHours(scoring, group: .young)),
+                    "elderly": counts(result.byGroup[.elderly] ?? ConfusionCounts(), adlHours: adlHours(scoring, group: .elderly)),
                 ],
                 "per_activity": perActivity,
                 "paper_balanced_accuracy": ["mean": feature.publishedBalancedAccuracy.mean / 100, "std": feature.publishedBalancedAccuracy.std / 100],
