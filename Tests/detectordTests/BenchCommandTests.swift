@@ -149,6 +149,23 @@ import Testing
         for name in ["multiphase", "learned", "learned+stillness"] {
             #expect(text.contains("class=\"curve\" data-detector=\"\(name)\""), "\(name)")
         }
+
+        // At 100 Hz the same trials carry half the samples, and the detector still finds falls.
+        let slower = dir.appendingPathComponent("online-100.json")
+        let output100 = try DetectordProcess.run([
+            "bench", "--root", dir.path, "--protocol", "online", "--detector", "learned", "--rate", "100", "--json", slower.path,
+            "--cache", dir.appendingPathComponent("cache").path,
+        ])
+        #expect(output100.status == 0, "\(output100.standardError)")
+        #expect(output100.standardOutput.contains("at 100 Hz (one sample in 2)"))
+        let report100 = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: slower)) as? [String: Any])
+        #expect(report100["sample_rate_hz"] as? Int == 100)
+        let learned100 = try #require((report100["detectors"] as? [[String: Any]])?.first)
+        let samples200 = try #require(detectors[1]["samples"] as? Int), samples100 = try #require(learned100["samples"] as? Int)
+        #expect(abs(samples100 * 2 - samples200) <= report["trials"] as? Int ?? 0)
+        #expect(learned100["sensitivity"] as? Double ?? 0 > 0.9)
+        let badRate = try DetectordProcess.run(["bench", "--root", dir.path, "--protocol", "online", "--rate", "120"])
+        #expect(badRate.status == 64)
     }
 
     @Test func badArgumentsAreRefused() throws {

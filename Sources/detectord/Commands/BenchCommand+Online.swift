@@ -38,7 +38,7 @@ extension BenchCommand {
                     .noData, "the online protocol needs SisFall_enhanced/ (per-sample fall labels) beside SisFall_dataset/",
                     path: data.enhancedDirectory)
             }
-            scan = try OnlineScan(dataset: data, cache: trialCache())
+            scan = try OnlineScan(dataset: data, decimation: 200 / rate, cache: trialCache())
             for notice in scan.notices { err.write("note: \(notice)\n") }
             if !scan.fallsWithoutLabels.isEmpty {
                 err.write("note: \(scan.fallsWithoutLabels.count) fall trials have no labels and are left out: "
@@ -118,7 +118,8 @@ extension BenchCommand {
         let adlHours = results.first?.adlHours ?? 0
         var text = "SisFall at \(root): \(scan.trials.count) trials (\(falls) falls, \(scan.trials.count - falls) ADL, "
             + "\(ProgressLine.fixed(adlHours, 2)) h of ADL), \(subjects) subjects; online protocol, "
-            + (train ? "\(folds) folds by subject, parameters fitted on the other folds" : "shipped parameters") + "\n"
+            + (train ? "\(folds) folds by subject, parameters fitted on the other folds" : "shipped parameters")
+            + (scan.decimation > 1 ? ", at \(rate) Hz (one sample in \(scan.decimation))" : "") + "\n"
         let header = ["detector", "SE %", "SP %", "AC %", "false alarms/h", "latency ms (median/p95)", "young SE/SP %", "elderly SE/SP %", "threshold"]
         var lines = [header]
         for r in results {
@@ -190,7 +191,7 @@ extension BenchCommand {
         return [
             "dataset": "sisfall", "root": root, "trials": scan.trials.count, "falls": falls, "adls": scan.trials.count - falls,
             "adl_hours": results.first?.adlHours ?? 0, "subjects": Set(scan.trials.map(\.name.subject)).count,
-            "protocol": "online", "tolerance_s": OnlineProtocol.defaultTolerance, "wall_seconds": wallSeconds,
+            "protocol": "online", "tolerance_s": OnlineProtocol.defaultTolerance, "sample_rate_hz": rate, "wall_seconds": wallSeconds,
             "detectors": detectors,
         ]
     }

@@ -49,6 +49,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Online protocol: cross-validate, fitting each fold's parameters on the other folds' subjects.")
     var train = false
 
+    @Option(name: .customLong("rate"), help: ArgumentHelp("Online protocol: run at this sample rate, keeping every n-th of SisFall's 200 Hz samples (200, 100, 50, 40, 25, 20).", valueName: "hz"))
+    var rate: Int = 200
+
     @OptionGroup(title: "Learned detector training (with --train)")
     var trainer: TrainerOptions
 
@@ -70,6 +73,7 @@ struct BenchCommand: ParsableCommand {
             throw ValidationError("--protocol must be trial or online, got '\(evaluationProtocol)'")
         }
         if evaluationProtocol == "online" { _ = try onlineDetectors() } else { _ = try features() }
+        guard rate > 0, 200 % rate == 0, rate >= 20 else { throw ValidationError("--rate must divide 200 and be at least 20, got \(rate)") }
         guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
     }
 

@@ -19,23 +19,35 @@ public struct OnlineScan: Sendable {
     public static let benchConfirmation = StillnessParameters(stillSeconds: 2, windowSeconds: 5)
 
     public let confirmation: StillnessParameters
+    /// Every how many samples one was kept (1: SisFall's 200 Hz; 2: 100 Hz, as many IMUs run).
+    public let decimation: Int
 
     public init(
         dataset: SisFallDataset, settings: FallCandidateSettings = FallCandidateSettings(),
-        confirmation: StillnessParameters = OnlineScan.benchConfirmation, cache: TrialCache? = nil, workers: Int? = nil
+        confirmation: StillnessParameters = OnlineScan.benchConfirmation, decimation: Int = 1, cache: TrialCache? = nil,
+        workers: Int? = nil
     ) throws(FallDetectError) {
+        guard (1...20).contains(decimation) else {
+            throw FallDetectError(.invalidArgument, "decimation must lie in 1…20, got \(decimation)", field: "decimation")
+        }
+        var decimated = settings
+        decimated.sampleRate = Float(1e9 / Double(SisFallTrial.samplePeriodNanoseconds)) / Float(decimation)
+        let settings = decimated
         try settings.validate()
         try confirmation.validate()
         let collected = Mutex<(trials: [OnlineTrial], seconds: Double, unlabelled: [SisFallTrialName])>(([], 0, []))
         let notices = dataset.forEachTrial(cache: cache, workers: workers) { trial in
             let clock = ContinuousClock()
             let start = clock.now
-            let (candidates, confirmations) = Self.candidates(in: trial.samples, settings: settings, confirmation: confirmation)
+            // Keeping every n-th sample is what a sensor running at 200/n Hz would have delivered,
+            // but for its own anti-aliasing filter.
+            let samples = decimation == 1 ? trial.samples : stride(from: 0, to: trial.samples.count, by: decimation).map { trial.samples[$0] }
+            let (candidates, confirmations) = Self.candidates(in: samples, settings: settings, confirmation: confirmation)
             let elapsed = start.duration(to: clock.now)
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             let span = OnlineTrial.fallSpan(labels: trial.labels, samplePeriodNanoseconds: SisFallTrial.samplePeriodNanoseconds)
             let row = OnlineTrial(
-                name: trial.name, samples: trial.samples.count, seconds: Double(trial.samples.count) / Double(settings.sampleRate),
+                name: trial.name, samples: samples.count, seconds: Double(samples.count) / Double(settings.sampleRate),
                 fallSpan: span, candidates: candidates, confirmations: confirmations)
             collected.withLock { state in
                 if trial.name.isFall, span == nil { state.unlabelled.append(trial.name) } else { state.trials.append(row) }
@@ -46,6 +58,7 @@ public struct OnlineScan: Sendable {
         self.trials = trials.sorted { $0.name < $1.name }
         self.settings = settings
         self.confirmation = confirmation
+        self.decimation = decimation
         computeSeconds = seconds
         self.notices = notices
         fallsWithoutLabels = unlabelled.sorted()
