@@ -20,7 +20,8 @@ struct BenchCommand: ParsableCommand {
             feature summed over trials on one core. Trials load in parallel, from the parsed-trial cache when \
             it is current.
 
-            Online protocol (--protocol online; detectors multiphase, learned or all): each detector runs \
+            Online protocol (--protocol online; detectors multiphase, learned, learned+stillness or all): \
+            each detector runs \
             through every trial as the daemon would: AHRS fusion, the fall candidate tracker, the judge and a \
             30 s one-detection-per-event gate. A detection inside the labelled FALL span of SisFall_enhanced/ \
             or at most 2 s after it detects the fall; any other detection is a false alarm. Reported: SE, SP \
@@ -28,7 +29,9 @@ struct BenchCommand: ParsableCommand {
             first sample labelled FALL) median and p95, young and elderly apart, per activity. Without \
             --train the shipped parameters are evaluated as they are; with --train every fold is tested with \
             parameters fitted on the other folds' subjects only (the learned model retrained, the multiphase \
-            impact threshold re-chosen).
+            impact threshold re-chosen). learned+stillness is the learned detector followed by the \
+            confirmation stage (2 s of stillness within 5 s; a detection counts when confirmed, up to 5 s \
+            later than the fall window allows). --rate runs the online protocol at a lower sample rate.
 
             --plot writes an SVG: each detector's threshold sweep as a ROC curve (trials), its operating \
             point, the paper's published points, and the share of trials with a detection per activity code.
@@ -40,7 +43,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Folder holding SisFall_dataset/.", valueName: "dir"))
     var root: String
 
-    @Option(help: ArgumentHelp("Trial protocol: c2, c3, c8, c9, c13 or all. Online protocol: multiphase, learned or all.", valueName: "name"))
+    @Option(help: ArgumentHelp("Trial protocol: c2, c3, c8, c9, c13 or all. Online protocol: multiphase, learned, learned+stillness or all.", valueName: "name"))
     var detector: String = "all"
 
     @Option(name: .customLong("protocol"), help: ArgumentHelp("trial (the paper's, one decision per trial) or online (as the daemon runs).", valueName: "name"))
@@ -61,7 +64,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the results as JSON to this file.", valueName: "file"))
     var json: String?
 
-    @Option(help: ArgumentHelp("Not implemented yet.", valueName: "file.svg"))
+    @Option(help: ArgumentHelp("Draw the detectors' ROC sweeps and detections per activity code as SVG.", valueName: "file.svg"))
     var plot: String?
 
     @Option(help: ArgumentHelp("Folder for the parsed-dataset cache (default: $XDG_CACHE_HOME/detectord or ~/.cache/detectord).", valueName: "dir"))

@@ -10,7 +10,7 @@ struct ReplayCommand: AsyncParsableCommand {
             folder laid out like SisFall (holding SisFall_dataset/, optionally SisFall_enhanced/). \
             Every recording runs through the detectors of --profile (AHRS fusion, then fall, free-fall and \
             crash detection as the profile enables them), and each detection is printed when it happens, \
-            with its time in the recording, confidence, phases and evidence. Per recording a summary gives \
+            with its time in the recording, its confidence and its evidence. Per recording a summary gives \
             duration, samples, peak |a| and the number of detections. On a terminal a live progress line is shown. \
             Unreadable rows or blocks are reported with their file and line (or byte offset) and the \
             replay goes on with what could be read.
