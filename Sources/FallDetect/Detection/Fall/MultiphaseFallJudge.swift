@@ -20,7 +20,7 @@ public struct MultiphaseFallJudge: FallJudge {
         let phases =
             c.minimumAccelerationBefore <= p.maximumFallingAcceleration && c.maximumTiltAfter >= p.lyingTilt
             && c.tiltChange >= p.minimumTiltChange
-        // Saturation means the true impact was larger: never let clipping lower the score.
+        // A clipped impact reads full scale (16 g on SisFall's part), far above any threshold.
         return phases ? c.peakAcceleration : 0
     }
 
