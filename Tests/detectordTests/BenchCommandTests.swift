@@ -118,7 +118,7 @@ import Testing
         #expect(falls == 150 && report["trials"] as? Int == falls + adls)
         let hours = try #require(report["adl_hours"] as? Double)
         let detectors = try #require(report["detectors"] as? [[String: Any]])
-        #expect(detectors.map { $0["name"] as? String } == ["multiphase", "learned", "learned+stillness"])
+        #expect(detectors.map { $0["name"] as? String } == ["c8", "multiphase", "learned", "learned+stillness"])
         for d in detectors {
             let name = d["name"] as? String ?? "?"
             #expect(d["protocol"] as? String == "online")
@@ -141,12 +141,12 @@ import Testing
             #expect(d["cross_validated"] as? Bool == true)
         }
         // The confirmation stage only ever removes detections or delays them.
-        #expect((detectors[2]["false_alarms"] as? Int ?? .max) <= (detectors[1]["false_alarms"] as? Int ?? 0))
-        #expect((detectors[2]["latency_ms"] as? [String: Double])?["median"] ?? 0 > (detectors[1]["latency_ms"] as? [String: Double])?["median"] ?? 0)
+        #expect((detectors[3]["false_alarms"] as? Int ?? .max) <= (detectors[2]["false_alarms"] as? Int ?? 0))
+        #expect((detectors[3]["latency_ms"] as? [String: Double])?["median"] ?? 0 > (detectors[2]["latency_ms"] as? [String: Double])?["median"] ?? 0)
         let text = try String(contentsOf: svg, encoding: .utf8)
         let parser = XMLParser(data: Data(text.utf8))
         #expect(parser.parse(), "\(String(describing: parser.parserError))")
-        for name in ["multiphase", "learned", "learned+stillness"] {
+        for name in ["c8", "multiphase", "learned", "learned+stillness"] {
             #expect(text.contains("class=\"curve\" data-detector=\"\(name)\""), "\(name)")
         }
 
@@ -161,7 +161,7 @@ import Testing
         let report100 = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: slower)) as? [String: Any])
         #expect(report100["sample_rate_hz"] as? Int == 100)
         let learned100 = try #require((report100["detectors"] as? [[String: Any]])?.first)
-        let samples200 = try #require(detectors[1]["samples"] as? Int), samples100 = try #require(learned100["samples"] as? Int)
+        let samples200 = try #require(detectors[2]["samples"] as? Int), samples100 = try #require(learned100["samples"] as? Int)
         #expect(abs(samples100 * 2 - samples200) <= report["trials"] as? Int ?? 0)
         #expect(learned100["sensitivity"] as? Double ?? 0 > 0.9)
         let badRate = try DetectordProcess.run(["bench", "--root", dir.path, "--protocol", "online", "--rate", "120"])
@@ -172,7 +172,7 @@ import Testing
         let detector = try DetectordProcess.run(["bench", "--root", "/nonexistent", "--detector", "c7"])
         #expect(detector.status == 64)
         #expect(detector.standardError.contains("--detector"))
-        let online = try DetectordProcess.run(["bench", "--root", "/nonexistent", "--protocol", "online", "--detector", "c8"])
+        let online = try DetectordProcess.run(["bench", "--root", "/nonexistent", "--protocol", "online", "--detector", "c9"])
         #expect(online.status == 64)
         #expect(online.standardError.contains("multiphase, learned"))
         let missing = try DetectordProcess.run(["bench", "--root", "/nonexistent"])

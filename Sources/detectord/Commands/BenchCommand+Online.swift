@@ -6,13 +6,14 @@ import Foundation
 /// would, scored against SisFall_enhanced's per-sample labels.
 extension BenchCommand {
     /// "learned+stillness" is the learned detector followed by the confirmation stage.
-    static let onlineDetectorNames = ["multiphase", "learned", "learned+stillness"]
+    /// "c8" is the paper's feature run online (`OnlineBaseline`).
+    static let onlineDetectorNames = ["c8", "multiphase", "learned", "learned+stillness"]
 
     func onlineDetectors() throws -> [String] {
         let name = detector.lowercased()
         if name == "all" { return Self.onlineDetectorNames }
         guard Self.onlineDetectorNames.contains(name) else {
-            throw ValidationError("--detector with --protocol online must be multiphase, learned, learned+stillness or all, got '\(detector)'")
+            throw ValidationError("--detector with --protocol online must be c8, multiphase, learned, learned+stillness or all, got '\(detector)'")
         }
         return [name]
     }
@@ -46,7 +47,15 @@ extension BenchCommand {
             }
             var learnedScores: [[Float]]?
             var learnedThreshold: Float = 0.5
-            for name in names {
+            for name in names where name == OnlineBaseline.name {
+                // C8 has no shipped threshold: fitted on all trials, or per fold with --train.
+                results.append(
+                    train
+                        ? try OnlineBaseline.crossValidate(scan.trials, folds: folds)
+                        : OnlineBaseline.evaluate(scan.trials, threshold: OnlineBaseline.bestThreshold(scan.trials)))
+                if plot != nil || json != nil { sweeps.append(OnlineBaseline.sweep(scan.trials)) }
+            }
+            for name in names where name != OnlineBaseline.name {
                 let shipped = try Self.shippedJudge(name)
                 let confirmed = name.hasSuffix("+stillness")
                 var scores = OnlineProtocol.scores(of: shipped, in: scan.trials)

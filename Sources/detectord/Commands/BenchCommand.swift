@@ -20,7 +20,7 @@ struct BenchCommand: ParsableCommand {
             feature summed over trials on one core. Trials load in parallel, from the parsed-trial cache when \
             it is current.
 
-            Online protocol (--protocol online; detectors multiphase, learned, learned+stillness or all): \
+            Online protocol (--protocol online; detectors c8, multiphase, learned, learned+stillness or all): \
             each detector runs \
             through every trial as the daemon would: AHRS fusion, the fall candidate tracker, the judge and a \
             30 s one-detection-per-event gate. A detection inside the labelled FALL span of SisFall_enhanced/ \
@@ -31,7 +31,9 @@ struct BenchCommand: ParsableCommand {
             parameters fitted on the other folds' subjects only (the learned model retrained, the multiphase \
             impact threshold re-chosen). learned+stillness is the learned detector followed by the \
             confirmation stage (2 s of stillness within 5 s; a detection counts when confirmed, up to 5 s \
-            later than the fall window allows). --rate runs the online protocol at a lower sample rate.
+            later than the fall window allows). c8 is the paper's feature run online: a detection when it \
+            crosses its threshold upward, which is fitted on the trials given (per fold with --train). \
+            --rate runs the online protocol at a lower sample rate.
 
             --plot writes an SVG: each detector's threshold sweep as a ROC curve (trials), its operating \
             point, the paper's published points, and the share of trials with a detection per activity code.
@@ -43,7 +45,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Folder holding SisFall_dataset/.", valueName: "dir"))
     var root: String
 
-    @Option(help: ArgumentHelp("Trial protocol: c2, c3, c8, c9, c13 or all. Online protocol: multiphase, learned, learned+stillness or all.", valueName: "name"))
+    @Option(help: ArgumentHelp("Trial protocol: c2, c3, c8, c9, c13 or all. Online protocol: c8, multiphase, learned, learned+stillness or all.", valueName: "name"))
     var detector: String = "all"
 
     @Option(name: .customLong("protocol"), help: ArgumentHelp("trial (the paper's, one decision per trial) or online (as the daemon runs).", valueName: "name"))

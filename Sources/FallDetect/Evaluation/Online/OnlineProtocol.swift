@@ -46,13 +46,21 @@ public enum OnlineProtocol {
         detector: String, trials: [OnlineTrial], scores: [[Float]], threshold: Float, confirmed: Bool = false,
         tolerance: Double = defaultTolerance, gate: DetectionGate = DetectionGate()
     ) -> OnlineProtocolResult {
+        let times = zip(trials, scores).map { detections(in: $0, scores: $1, threshold: threshold, confirmed: confirmed, gate: gate) }
+        // A confirmed detection comes after the stillness: its window stretches by that wait.
+        return evaluate(
+            detector: detector, trials: trials, detections: times, threshold: threshold,
+            tolerance: confirmed ? tolerance + confirmationAllowance : tolerance)
+    }
+
+    /// The protocol over each trial's detection times, however the detector made them.
+    public static func evaluate(
+        detector: String, trials: [OnlineTrial], detections: [[Int64]], threshold: Float, tolerance: Double = defaultTolerance
+    ) -> OnlineProtocolResult {
         var result = OnlineProtocolResult(
             detector: detector, threshold: threshold, counts: ConfusionCounts(), falseAlarms: 0, strayDetectionsInFalls: 0,
             adlHours: 0, latencies: [], byGroup: [:], perActivity: [:])
-        for (trial, trialScores) in zip(trials, scores) {
-            let times = detections(in: trial, scores: trialScores, threshold: threshold, confirmed: confirmed, gate: gate)
-            // A confirmed detection comes after the stillness: its window stretches by that wait.
-            let tolerance = confirmed ? tolerance + confirmationAllowance : tolerance
+        for (trial, times) in zip(trials, detections) {
             var group = result.byGroup[trial.name.group] ?? OnlineProtocolResult.GroupResult()
             if trial.name.isFall {
                 let hits = times.filter { trial.isInFallWindow($0, tolerance: tolerance) }

@@ -43,12 +43,13 @@ public struct OnlineScan: Sendable {
             // but for its own anti-aliasing filter.
             let samples = decimation == 1 ? trial.samples : stride(from: 0, to: trial.samples.count, by: decimation).map { trial.samples[$0] }
             let (candidates, confirmations) = Self.candidates(in: samples, settings: settings, confirmation: confirmation)
+            let baseline = Self.baseline(in: samples, sampleRate: settings.sampleRate)
             let elapsed = start.duration(to: clock.now)
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             let span = OnlineTrial.fallSpan(labels: trial.labels, samplePeriodNanoseconds: SisFallTrial.samplePeriodNanoseconds)
             let row = OnlineTrial(
                 name: trial.name, samples: samples.count, seconds: Double(samples.count) / Double(settings.sampleRate),
-                fallSpan: span, candidates: candidates, confirmations: confirmations)
+                fallSpan: span, candidates: candidates, confirmations: confirmations, baseline: baseline)
             collected.withLock { state in
                 if trial.name.isFall, span == nil { state.unlabelled.append(trial.name) } else { state.trials.append(row) }
                 state.seconds += seconds
@@ -62,6 +63,22 @@ public struct OnlineScan: Sendable {
         computeSeconds = seconds
         self.notices = notices
         fallsWithoutLabels = unlabelled.sorted()
+    }
+
+    /// Values of the series kept per second for the baseline: 20, enough for a 1 s window's feature.
+    static let baselineRate = 20
+
+    /// The paper's C8 over `samples`, every 1/20 s, with the timestamps of the samples it ends at.
+    public static func baseline(in samples: [IMUSample], sampleRate: Float) -> [(timestamp: Int64, value: Float)] {
+        let parameters = SisFallFeatureParameters(sampleRateHertz: Double(sampleRate))
+        guard var stream = try? SisFallFeatureStream(.c8, parameters: parameters) else { return [] }
+        let stride = max(1, Int(sampleRate) / baselineRate)
+        var series: [(timestamp: Int64, value: Float)] = []
+        series.reserveCapacity(samples.count / stride + 1)
+        for (i, sample) in samples.enumerated() {
+            if let v = stream.push(sample.acceleration), i % stride == 0 { series.append((sample.timestampNanoseconds, v)) }
+        }
+        return series
     }
 
     /// The candidates the daemon's front end finds in `samples` (SisFall's ADXL345, ±16 g), and
