@@ -58,5 +58,8 @@ import Testing
         // The frame is x 80…620, y 60…420.
         #expect(Double(circle.attributes["cx"] ?? "") == 620)
         #expect(Double(circle.attributes["cy"] ?? "") == 420)
+        // The curve itself is not drawn outside the frame.
+        let line = try #require(found.elements.first { $0.name == "polyline" })
+        #expect(line.attributes["points"] == "")
     }
 }

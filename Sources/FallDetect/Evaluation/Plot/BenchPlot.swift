@@ -51,12 +51,12 @@ public struct BenchPlot: Sendable {
     static let colours = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf"]
 
     /// ROC axes: false positive rate 0–40 %, sensitivity 60–100 %, where every detector worth
-    /// comparing lies; points outside are clipped to the frame.
+    /// comparing lies; curves are drawn inside, operating points outside are pinned to the edge.
     static let fprRange = (0.0, 0.4)
     static let seRange = (0.6, 1.0)
 
     public var svg: String {
-        let width = 1000.0, height = 900.0
+        let width = 1120.0, height = 900.0
         var out = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" font-family="sans-serif" font-size="13">
             <rect width="100%" height="100%" fill="white"/>
@@ -82,7 +82,11 @@ public struct BenchPlot: Sendable {
         out += "<text transform=\"translate(\(rx - 50) \(ry + rh / 2)) rotate(-90)\" text-anchor=\"middle\">falls detected, % (sensitivity)</text>\n"
         for (k, curve) in curves.enumerated() {
             let colour = Self.colours[k % Self.colours.count]
-            let points = curve.points.map { "\(Self.f(x(1 - $0.specificity))),\(Self.f(y($0.sensitivity)))" }.joined(separator: " ")
+            // The curve is drawn where it lies in the frame; clipping it would draw false edges.
+            let inside = curve.points.filter {
+                1 - $0.specificity <= Self.fprRange.1 && $0.sensitivity >= Self.seRange.0
+            }
+            let points = inside.map { "\(Self.f(x(1 - $0.specificity))),\(Self.f(y($0.sensitivity)))" }.joined(separator: " ")
             out += "<polyline class=\"curve\" data-detector=\"\(Self.escape(curve.name))\" points=\"\(points)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"/>\n"
             if let p = curve.operatingPoint {
                 out += "<circle class=\"operating-point\" cx=\"\(Self.f(x(1 - p.specificity)))\" cy=\"\(Self.f(y(p.sensitivity)))\" r=\"6\" fill=\"\(colour)\" stroke=\"black\"/>\n"
