@@ -162,81 +162,74 @@ public struct CrashDetectorParameters: Sendable, Hashable {
 
     /// Throws `.invalidArgument` naming the first field that is out of range or contradicts another.
     public func validate() throws(FallDetectError) {
-        func fail(_ field: String, _ message: String) -> FallDetectError {
-            FallDetectError(.invalidArgument, message, field: field)
-        }
-        guard impactThreshold.isFinite, impactThreshold > 1 else {
-            throw fail("impactThreshold", "must be above 1 g (gravity alone), got \(impactThreshold) g")
-        }
-        guard accelerometerFullScale.isFinite, accelerometerFullScale > 1 else {
-            throw fail("accelerometerFullScale", "must be above 1 g, got \(accelerometerFullScale) g")
-        }
-        guard saturatedImpactSeconds.isFinite, saturatedImpactSeconds > 0 else {
-            throw fail("saturatedImpactSeconds", "must be positive, got \(saturatedImpactSeconds) s")
-        }
-        guard impactDeltaV.isFinite, impactDeltaV > 0 else {
-            throw fail("impactDeltaV", "must be positive, got \(impactDeltaV) m/s")
-        }
-        guard armingSpeed.isFinite, armingSpeed > 0 else {
-            throw fail("armingSpeed", "must be positive, got \(armingSpeed) m/s")
-        }
-        guard armingHoldSeconds.isFinite, armingHoldSeconds >= 0 else {
-            throw fail("armingHoldSeconds", "must not be negative, got \(armingHoldSeconds) s")
-        }
-        guard gnssTimeoutSeconds.isFinite, gnssTimeoutSeconds > 0 else {
-            throw fail("gnssTimeoutSeconds", "must be positive, got \(gnssTimeoutSeconds) s")
-        }
-        guard confirmationWindowSeconds.isFinite, confirmationWindowSeconds > 0 else {
-            throw fail("confirmationWindowSeconds", "must be positive, got \(confirmationWindowSeconds) s")
-        }
-        guard stopSpeed.isFinite, stopSpeed >= 0, stopSpeed < armingSpeed else {
-            throw fail("stopSpeed", "must lie in [0, armingSpeed = \(armingSpeed)) m/s, got \(stopSpeed) m/s")
-        }
-        guard speedDropFraction.isFinite, speedDropFraction > 0, speedDropFraction <= 1 else {
-            throw fail("speedDropFraction", "must lie in (0, 1], got \(speedDropFraction)")
-        }
-        guard speedLagSeconds.isFinite, speedLagSeconds >= 0, speedLagSeconds < confirmationWindowSeconds else {
-            throw fail(
-                "speedLagSeconds",
-                "must lie in [0, confirmationWindowSeconds = \(confirmationWindowSeconds)) s, got \(speedLagSeconds) s")
-        }
-        guard slidingDeceleration.isFinite, slidingDeceleration > 0 else {
-            throw fail("slidingDeceleration", "must be positive, got \(slidingDeceleration) m/s²")
-        }
-        guard steadyMotionSeconds.isFinite, steadyMotionSeconds > 0 else {
-            throw fail("steadyMotionSeconds", "must be positive, got \(steadyMotionSeconds) s")
-        }
-        guard steadyTiltToleranceDegrees.isFinite, steadyTiltToleranceDegrees > 0 else {
-            throw fail("steadyTiltToleranceDegrees", "must be positive, got \(steadyTiltToleranceDegrees)°")
-        }
-        guard steadyMaximumAngularRate.isFinite, steadyMaximumAngularRate > 0 else {
-            throw fail("steadyMaximumAngularRate", "must be positive, got \(steadyMaximumAngularRate) °/s")
-        }
-        guard steadyMinimumActivity.isFinite, steadyMinimumActivity >= 0 else {
-            throw fail("steadyMinimumActivity", "must not be negative, got \(steadyMinimumActivity) g")
-        }
-        guard fallbackStillSeconds.isFinite, fallbackStillSeconds > 0 else {
-            throw fail("fallbackStillSeconds", "must be positive, got \(fallbackStillSeconds) s")
-        }
-        guard fallbackTiltChangeDegrees.isFinite, fallbackTiltChangeDegrees >= 0, fallbackTiltChangeDegrees <= 180 else {
-            throw fail("fallbackTiltChangeDegrees", "must lie in [0, 180]°, got \(fallbackTiltChangeDegrees)°")
-        }
-        guard fallbackWindowSeconds.isFinite, fallbackWindowSeconds >= fallbackStillSeconds else {
-            throw fail(
-                "fallbackWindowSeconds",
-                "must be at least fallbackStillSeconds = \(fallbackStillSeconds) s, got \(fallbackWindowSeconds) s")
-        }
-        guard stillAcceleration.isFinite, stillAcceleration > 0 else {
-            throw fail("stillAcceleration", "must be positive, got \(stillAcceleration) g")
-        }
-        guard stillAngularRate.isFinite, stillAngularRate > 0 else {
-            throw fail("stillAngularRate", "must be positive, got \(stillAngularRate) °/s")
-        }
-        guard motionSmoothingSeconds.isFinite, motionSmoothingSeconds > 0 else {
-            throw fail("motionSmoothingSeconds", "must be positive, got \(motionSmoothingSeconds) s")
-        }
-        guard fallbackConfidence.isFinite, fallbackConfidence > 0, fallbackConfidence <= 1 else {
-            throw fail("fallbackConfidence", "must lie in (0, 1], got \(fallbackConfidence)")
-        }
+        try FallDetectError.require(
+            impactThreshold.isFinite && impactThreshold > 1,
+            "impactThreshold", "must be above 1 g (gravity alone), got \(impactThreshold) g")
+        try FallDetectError.require(
+            accelerometerFullScale.isFinite && accelerometerFullScale > 1,
+            "accelerometerFullScale", "must be above 1 g, got \(accelerometerFullScale) g")
+        try FallDetectError.require(
+            saturatedImpactSeconds.isFinite && saturatedImpactSeconds > 0,
+            "saturatedImpactSeconds", "must be positive, got \(saturatedImpactSeconds) s")
+        try FallDetectError.require(
+            impactDeltaV.isFinite && impactDeltaV > 0,
+            "impactDeltaV", "must be positive, got \(impactDeltaV) m/s")
+        try FallDetectError.require(
+            armingSpeed.isFinite && armingSpeed > 0,
+            "armingSpeed", "must be positive, got \(armingSpeed) m/s")
+        try FallDetectError.require(
+            armingHoldSeconds.isFinite && armingHoldSeconds >= 0,
+            "armingHoldSeconds", "must not be negative, got \(armingHoldSeconds) s")
+        try FallDetectError.require(
+            gnssTimeoutSeconds.isFinite && gnssTimeoutSeconds > 0,
+            "gnssTimeoutSeconds", "must be positive, got \(gnssTimeoutSeconds) s")
+        try FallDetectError.require(
+            confirmationWindowSeconds.isFinite && confirmationWindowSeconds > 0,
+            "confirmationWindowSeconds", "must be positive, got \(confirmationWindowSeconds) s")
+        try FallDetectError.require(
+            stopSpeed.isFinite && stopSpeed >= 0 && stopSpeed < armingSpeed,
+            "stopSpeed", "must lie in [0, armingSpeed = \(armingSpeed)) m/s, got \(stopSpeed) m/s")
+        try FallDetectError.require(
+            speedDropFraction.isFinite && speedDropFraction > 0 && speedDropFraction <= 1,
+            "speedDropFraction", "must lie in (0, 1], got \(speedDropFraction)")
+        try FallDetectError.require(
+            speedLagSeconds.isFinite && speedLagSeconds >= 0 && speedLagSeconds < confirmationWindowSeconds,
+             "speedLagSeconds", "must lie in [0, confirmationWindowSeconds = \(confirmationWindowSeconds)) s, got \(speedLagSeconds) s")
+        try FallDetectError.require(
+            slidingDeceleration.isFinite && slidingDeceleration > 0,
+            "slidingDeceleration", "must be positive, got \(slidingDeceleration) m/s²")
+        try FallDetectError.require(
+            steadyMotionSeconds.isFinite && steadyMotionSeconds > 0,
+            "steadyMotionSeconds", "must be positive, got \(steadyMotionSeconds) s")
+        try FallDetectError.require(
+            steadyTiltToleranceDegrees.isFinite && steadyTiltToleranceDegrees > 0,
+            "steadyTiltToleranceDegrees", "must be positive, got \(steadyTiltToleranceDegrees)°")
+        try FallDetectError.require(
+            steadyMaximumAngularRate.isFinite && steadyMaximumAngularRate > 0,
+            "steadyMaximumAngularRate", "must be positive, got \(steadyMaximumAngularRate) °/s")
+        try FallDetectError.require(
+            steadyMinimumActivity.isFinite && steadyMinimumActivity >= 0,
+            "steadyMinimumActivity", "must not be negative, got \(steadyMinimumActivity) g")
+        try FallDetectError.require(
+            fallbackStillSeconds.isFinite && fallbackStillSeconds > 0,
+            "fallbackStillSeconds", "must be positive, got \(fallbackStillSeconds) s")
+        try FallDetectError.require(
+            fallbackTiltChangeDegrees.isFinite && fallbackTiltChangeDegrees >= 0 && fallbackTiltChangeDegrees <= 180,
+            "fallbackTiltChangeDegrees", "must lie in [0, 180]°, got \(fallbackTiltChangeDegrees)°")
+        try FallDetectError.require(
+            fallbackWindowSeconds.isFinite && fallbackWindowSeconds >= fallbackStillSeconds,
+             "fallbackWindowSeconds", "must be at least fallbackStillSeconds = \(fallbackStillSeconds) s, got \(fallbackWindowSeconds) s")
+        try FallDetectError.require(
+            stillAcceleration.isFinite && stillAcceleration > 0,
+            "stillAcceleration", "must be positive, got \(stillAcceleration) g")
+        try FallDetectError.require(
+            stillAngularRate.isFinite && stillAngularRate > 0,
+            "stillAngularRate", "must be positive, got \(stillAngularRate) °/s")
+        try FallDetectError.require(
+            motionSmoothingSeconds.isFinite && motionSmoothingSeconds > 0,
+            "motionSmoothingSeconds", "must be positive, got \(motionSmoothingSeconds) s")
+        try FallDetectError.require(
+            fallbackConfidence.isFinite && fallbackConfidence > 0 && fallbackConfidence <= 1,
+            "fallbackConfidence", "must lie in (0, 1], got \(fallbackConfidence)")
     }
 }

@@ -15,11 +15,8 @@ public struct FreeFallParameters: Sendable, Hashable {
 
     /// Throws `.invalidArgument` naming the field that is out of range.
     public func validate() throws(FallDetectError) {
-        guard threshold.isFinite, threshold > 0, threshold < 1 else {
-            throw FallDetectError(.invalidArgument, "must lie in (0, 1) g, got \(threshold)", field: "threshold")
-        }
-        guard minimumSeconds.isFinite, minimumSeconds > 0, minimumSeconds <= 5 else {
-            throw FallDetectError(.invalidArgument, "must lie in (0, 5] s, got \(minimumSeconds)", field: "minimumSeconds")
-        }
+        try FallDetectError.require(threshold.isFinite && threshold > 0 && threshold < 1, "threshold", "must lie in (0, 1) g, got \(threshold)")
+        try FallDetectError.require(
+            minimumSeconds.isFinite && minimumSeconds > 0 && minimumSeconds <= 5, "minimumSeconds", "must lie in (0, 5] s, got \(minimumSeconds)")
     }
 }
