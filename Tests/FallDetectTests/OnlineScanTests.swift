@@ -22,8 +22,8 @@ import Testing
         #expect(learned.counts.specificity ?? 0 >= 0.995, "\(learned.counts)")
         #expect(learned.medianLatency ?? 9 <= 1.0)
         let multiphase = OnlineProtocol.evaluate(try MultiphaseFallJudge(), on: scan.trials)
-        #expect(multiphase.counts.sensitivity ?? 0 >= 0.93, "\(multiphase.counts)")
-        #expect(multiphase.counts.specificity ?? 0 >= 0.97, "\(multiphase.counts)")
+        #expect(multiphase.counts.sensitivity ?? 0 >= 0.965, "\(multiphase.counts)")
+        #expect(multiphase.counts.specificity ?? 0 >= 0.975, "\(multiphase.counts)")
 
         // On people the model never saw: 5 folds by subject, a lighter model to keep the debug
         // build's training short (the README's figures use 10 folds and the shipped trainer).

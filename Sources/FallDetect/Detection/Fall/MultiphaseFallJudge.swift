@@ -1,5 +1,5 @@
 /// The hand-made judge: every phase of the fall model must be present (falling, impact, posture
-/// change to lying). Its score is the impact in g when the other phases hold and 0 otherwise, so
+/// change: lying, or the body turned far). Its score is the impact in g when the other phases hold and 0 otherwise, so
 /// its threshold is `minimumImpact` and a sweep of it traces the detector's ROC curve.
 public struct MultiphaseFallJudge: FallJudge {
     public var parameters: MultiphaseFallParameters
@@ -17,9 +17,10 @@ public struct MultiphaseFallJudge: FallJudge {
 
     public func score(_ c: FallCandidate) -> Float {
         let p = parameters
-        let phases =
-            c.minimumAccelerationBefore <= p.maximumFallingAcceleration && c.maximumTiltAfter >= p.lyingTilt
-            && c.tiltChange >= p.minimumTiltChange
+        // Posture: lying after having been up, or turned far whichever way (a fall backwards
+        // that ends half-sitting tilts the trunk little but turns it much).
+        let posture = (c.maximumTiltAfter >= p.lyingTilt && c.tiltChange >= p.minimumTiltChange) || c.attitudeChange >= p.minimumAttitudeChange
+        let phases = c.minimumAccelerationBefore <= p.maximumFallingAcceleration && posture
         // A clipped impact reads full scale (16 g on SisFall's part), far above any threshold.
         return phases ? c.peakAcceleration : 0
     }

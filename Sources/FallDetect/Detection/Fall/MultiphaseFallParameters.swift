@@ -7,19 +7,24 @@ public struct MultiphaseFallParameters: Sendable, Hashable {
     /// Impact: the peak |a| must reach this, g.
     public var minimumImpact: Float
     /// Posture: the largest trunk tilt in the posture window must reach this, degrees from
-    /// upright (sitting leans 10–40°, lying 70–110°).
+    /// upright (sitting leans 10–40°, lying 70–110°) …
     public var lyingTilt: Float
     /// Posture change: tilt after minus tilt before must reach this, degrees. Turning over while
     /// already lying changes little.
     public var minimumTiltChange: Float
+    /// … or the body's up direction must have turned at least this far, degrees, whatever the
+    /// tilt (a backward fall that ends half-sitting).
+    public var minimumAttitudeChange: Float
 
     public init(
-        maximumFallingAcceleration: Float = 0.9, minimumImpact: Float = 2, lyingTilt: Float = 60, minimumTiltChange: Float = 15
+        maximumFallingAcceleration: Float = 0.9, minimumImpact: Float = 2.4, lyingTilt: Float = 75, minimumTiltChange: Float = 15,
+        minimumAttitudeChange: Float = 55
     ) {
         self.maximumFallingAcceleration = maximumFallingAcceleration
         self.minimumImpact = minimumImpact
         self.lyingTilt = lyingTilt
         self.minimumTiltChange = minimumTiltChange
+        self.minimumAttitudeChange = minimumAttitudeChange
     }
 
     /// Throws `.invalidArgument` naming the field that is out of range.
@@ -32,5 +37,8 @@ public struct MultiphaseFallParameters: Sendable, Hashable {
         try FallDetectError.require(
             minimumTiltChange.isFinite && minimumTiltChange > -180 && minimumTiltChange < 180, "minimumTiltChange",
             "must lie in (-180, 180)°, got \(minimumTiltChange)")
+        try FallDetectError.require(
+            minimumAttitudeChange.isFinite && minimumAttitudeChange > 0 && minimumAttitudeChange <= 180, "minimumAttitudeChange",
+            "must lie in (0, 180]°, got \(minimumAttitudeChange)")
     }
 }
