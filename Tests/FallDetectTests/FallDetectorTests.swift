@@ -13,7 +13,7 @@ import Testing
     }
 
     /// Every detection of `judge` over the recording, through a fresh builder and detector.
-    static func detect<J: FallJudge>(_ r: Recording, judge: J) throws -> [DetectionEvent] {
+    static func detect(_ r: Recording, judge: any FallJudge) throws -> [DetectionEvent] {
         var builder = MotionFrameBuilder(sampleRate: Float(r.info.sensor.sampleRate), accelerometerRange: r.info.sensor.accelerometerRange)
         var detector = try FallDetector(judge: judge, candidates: settings(r))
         var events: [DetectionEvent] = []
@@ -74,37 +74,31 @@ import Testing
 
     // MARK: Synthetic recordings
 
-    @Test func multiphaseDetectsEveryForwardFallOnce() throws {
-        let judge = try MultiphaseFallJudge()
+    /// Both judges, by name.
+    static let judges = ["multiphase", "learned"]
+
+    static func judge(_ name: String) throws -> any FallJudge {
+        name == "learned" ? try LearnedFallJudge.shipped() : try MultiphaseFallJudge()
+    }
+
+    @Test(arguments: judges)
+    func detectsEveryForwardFallOnce(_ name: String) throws {
+        let judge = try Self.judge(name)
         for seed in Self.seeds {
             let r = SyntheticGenerator(seed: seed).generate(.forwardFall)
             let events = try Self.detect(r, judge: judge)
             guard events.count == 1 else {
                 let found = try Self.candidates(r).map(Self.describe)
-                Issue.record("seed \(seed): \(events.count) detections \(events.map(\.summary)); candidates \(found)")
+                Issue.record("\(name) seed \(seed): \(events.count) detections \(events.map(\.summary)); candidates \(found)")
                 continue
             }
-            try Self.checkFallEvent(events[0], r, detector: "multiphase", seed: seed, settings: Self.settings(r))
+            try Self.checkFallEvent(events[0], r, detector: name, seed: seed, settings: Self.settings(r))
         }
     }
 
-    @Test func learnedDetectsEveryForwardFallOnce() throws {
-        let judge = try LearnedFallJudge.shipped()
-        for seed in Self.seeds {
-            let r = SyntheticGenerator(seed: seed).generate(.forwardFall)
-            let events = try Self.detect(r, judge: judge)
-            guard events.count == 1 else {
-                let found = try Self.candidates(r).map(Self.describe)
-                Issue.record("seed \(seed): \(events.count) detections \(events.map(\.summary)); candidates \(found)")
-                continue
-            }
-            try Self.checkFallEvent(events[0], r, detector: "learned", seed: seed, settings: Self.settings(r))
-        }
-    }
-
-    @Test(arguments: negatives)
-    func multiphaseStaysQuietOnEverydayScenarios(_ scenario: SyntheticScenario) throws {
-        let judge = try MultiphaseFallJudge()
+    @Test(arguments: judges, negatives)
+    func staysQuietOnEverydayScenarios(_ name: String, _ scenario: SyntheticScenario) throws {
+        let judge = try Self.judge(name)
         var judged = 0
         for seed in Self.seeds {
             let r = SyntheticGenerator(seed: seed).generate(scenario)
@@ -112,24 +106,7 @@ import Testing
             let found = try Self.candidates(r)
             judged += found.count
             if !events.isEmpty {
-                Issue.record("\(scenario) seed \(seed): \(events.map(\.summary)); candidates \(found.map(Self.describe))")
-            }
-        }
-        // Not vacuous: the tracker did hand the judge impacts to turn down.
-        #expect(judged > 0, "\(scenario): no candidate in any seed")
-    }
-
-    @Test(arguments: negatives)
-    func learnedStaysQuietOnEverydayScenarios(_ scenario: SyntheticScenario) throws {
-        let judge = try LearnedFallJudge.shipped()
-        var judged = 0
-        for seed in Self.seeds {
-            let r = SyntheticGenerator(seed: seed).generate(scenario)
-            let events = try Self.detect(r, judge: judge)
-            let found = try Self.candidates(r)
-            judged += found.count
-            if !events.isEmpty {
-                Issue.record("\(scenario) seed \(seed): \(events.map(\.summary)); candidates \(found.map(Self.describe))")
+                Issue.record("\(name) \(scenario) seed \(seed): \(events.map(\.summary)); candidates \(found.map(Self.describe))")
             }
         }
         // Not vacuous: the tracker did hand the judge impacts to turn down.

@@ -95,9 +95,7 @@ extension BenchCommand {
             let curves = zip(results, sweeps).map { result, sweep in
                 BenchPlot.Curve(
                     name: result.detector, points: sweep,
-                    operatingPoint: OperatingPoint(
-                        threshold: result.threshold, sensitivity: result.counts.sensitivity ?? 0,
-                        specificity: result.counts.specificity ?? 0, falseAlarmsPerHour: result.falseAlarmsPerHour ?? 0),
+                    operatingPoint: OperatingPoint(result),
                     perActivity: result.perActivity)
             }
             let title = "SisFall online protocol, \(Set(scan.trials.map(\.name.subject)).count) subjects"

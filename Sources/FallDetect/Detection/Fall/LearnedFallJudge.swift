@@ -21,7 +21,12 @@ public struct LearnedFallJudge: FallJudge {
 
     /// The model committed in `ShippedFallModel`, at its shipped threshold.
     public static func shipped() throws(FallDetectError) -> LearnedFallJudge {
-        try LearnedFallJudge(model: BoostedTrees(text: ShippedFallModel.text, path: "ShippedFallModel.swift"), threshold: ShippedFallModel.threshold)
+        try LearnedFallJudge(model: shippedModel.get(), threshold: ShippedFallModel.threshold)
+    }
+
+    /// Parsed once per process: every pipeline and bench run shares it.
+    static let shippedModel = Result { () throws(FallDetectError) -> BoostedTrees in
+        try BoostedTrees(text: ShippedFallModel.text, path: "ShippedFallModel.swift")
     }
 
     public func score(_ candidate: FallCandidate) -> Float { model.probability(candidate.features) }

@@ -7,8 +7,6 @@ public struct DetectionPipeline: Sendable {
     var fall: FallDetector?
     var freeFall: FreeFallDetector?
     var crash: CrashDetector?
-    /// The last frame, for callers that watch what follows a detection.
-    public private(set) var lastFrame: MotionFrame?
     /// When the fall or free-fall detector last fired.
     var lastFallNanoseconds: Int64?
 
@@ -36,7 +34,6 @@ public struct DetectionPipeline: Sendable {
     /// Adds one IMU sample; returns the detections it completed (usually none).
     public mutating func push(_ sample: IMUSample) -> [DetectionEvent] {
         let frame = frames.push(sample)
-        lastFrame = frame
         var events: [DetectionEvent] = []
         if let e = freeFall?.push(frame) { events.append(e) }
         if let e = fall?.push(frame) { events.append(e) }

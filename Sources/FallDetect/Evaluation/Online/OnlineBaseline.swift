@@ -94,10 +94,7 @@ public enum OnlineBaseline {
 
     public static func sweep(_ trials: [OnlineTrial], tolerance: Double = OnlineProtocol.defaultTolerance) -> [OperatingPoint] {
         thresholds.map { t in
-            let r = evaluate(trials, threshold: t, tolerance: tolerance)
-            return OperatingPoint(
-                threshold: t, sensitivity: r.counts.sensitivity ?? 0, specificity: r.counts.specificity ?? 0,
-                falseAlarmsPerHour: r.falseAlarmsPerHour ?? 0)
+            OperatingPoint(evaluate(trials, threshold: t, tolerance: tolerance))
         }
     }
 }

@@ -94,10 +94,7 @@ public enum OnlineProtocol {
         trials: [OnlineTrial], scores: [[Float]], thresholds: [Float], confirmed: Bool = false, tolerance: Double = defaultTolerance
     ) -> [OperatingPoint] {
         thresholds.map { t in
-            let r = evaluate(detector: "", trials: trials, scores: scores, threshold: t, confirmed: confirmed, tolerance: tolerance)
-            return OperatingPoint(
-                threshold: t, sensitivity: r.counts.sensitivity ?? 0, specificity: r.counts.specificity ?? 0,
-                falseAlarmsPerHour: r.falseAlarmsPerHour ?? 0)
+            OperatingPoint(evaluate(detector: "", trials: trials, scores: scores, threshold: t, confirmed: confirmed, tolerance: tolerance))
         }
     }
 

@@ -12,4 +12,11 @@ public struct OperatingPoint: Sendable, Hashable {
         self.specificity = specificity
         self.falseAlarmsPerHour = falseAlarmsPerHour
     }
+
+    /// Where an online evaluation landed.
+    public init(_ result: OnlineProtocolResult) {
+        self.init(
+            threshold: result.threshold, sensitivity: result.counts.sensitivity ?? 0, specificity: result.counts.specificity ?? 0,
+            falseAlarmsPerHour: result.falseAlarmsPerHour ?? 0)
+    }
 }
