@@ -118,4 +118,44 @@ import Testing
             #expect(error.code == .noData)
         }
     }
+
+    /// Every candidate scores 1 (a detection). ADL wearers are up again under the settings from
+    /// index `adlFrom` of the grid on; fallers only from `fallFrom` on (the loosest bounds), or
+    /// for subjects in `fallersUp` under every setting.
+    static func recoveryTrials(adlFrom: Int, fallFrom: Int) throws -> [OnlineTrial] {
+        try trials().map { trial in
+            var trial = trial
+            let from = trial.name.isFall ? fallFrom : adlFrom
+            for i in trial.candidates.indices {
+                for g in RecoveryParameters.grid.indices where g >= from { trial.recoveries[i][g] = trial.candidates[i].decisionNanoseconds + 3_000_000_000 }
+            }
+            return trial
+        }
+    }
+
+    @Test(arguments: [2, 3, 6])
+    func recoveryChoosesPerFoldTheSettingThatWithdrawsFalseAlarmsButNoFalls(_ folds: Int) throws {
+        let trials = try Self.recoveryTrials(adlFrom: 3, fallFrom: 6)
+        let scores = trials.map { $0.candidates.map { _ in Float(1) } }
+        let r = try OnlineCrossValidation.recovery(trials, folds: folds, scores: scores, threshold: 0.5)
+        #expect(r.recoverySettings == [Int](repeating: 3, count: folds), "settings 3…5 all separate; the first of equals")
+        #expect(r.result.falseAlarms == 0)
+        #expect(r.result.counts.fallsMissed == 0)
+        #expect(r.result.detector == "learned+recovery")
+        Self.checkEveryTrialUsedOnce(r.result, trials)
+
+        let without = OnlineProtocol.evaluate(detector: "", trials: trials, scores: scores, threshold: 0.5)
+        #expect(without.falseAlarms == 36, "two ADL trials per subject, three candidates each, 35 s apart: past the 30 s gate")
+    }
+
+    @Test func recoveryKeepsTheFallsWhenNoSettingSeparates() throws {
+        // Wearers get up after falls and ADL alike under every setting but the strictest ones:
+        // withdrawing costs as much SE as it gains SP, so SE decides and nothing is withdrawn.
+        let trials = try Self.recoveryTrials(adlFrom: 4, fallFrom: 4)
+        let scores = trials.map { $0.candidates.map { _ in Float(1) } }
+        let r = try OnlineCrossValidation.recovery(trials, folds: 3, scores: scores, threshold: 0.5)
+        #expect(r.recoverySettings.allSatisfy { $0 < 4 })
+        #expect(r.result.counts.fallsMissed == 0)
+    }
 }
+

@@ -189,4 +189,39 @@ import Testing
         // A wider tolerance takes in the 13.5 s candidate.
         #expect(OnlineProtocol.trainingRows([fall, adl], tolerance: 2.5).labels == [false, true, true, false])
     }
+
+    // MARK: Recovery check
+
+    /// `trial` with the candidate at `index` recovered at `seconds` under grid setting `setting`.
+    static func recovered(_ trial: OnlineTrial, _ index: Int, at seconds: Double, setting: Int) -> OnlineTrial {
+        var trial = trial
+        trial.recoveries[index][setting] = ns(seconds)
+        return trial
+    }
+
+    @Test func aDetectionWhoseWearerGotUpIsWithdrawnUnderThatSettingOnly() throws {
+        let adl = Self.recovered(try Self.adl("D13_SA01_R01", seconds: 25, [Self.candidate(at: 5)]), 0, at: 9, setting: 1)
+        let fall = Self.recovered(try Self.fall("F11_SA01_R01", [Self.candidate(at: 10.6)]), 0, at: 13, setting: 1)
+        let scores = [[Float(3)], [Float(3)]]
+        let withdrawn = OnlineProtocol.evaluate(detector: "r", trials: [adl, fall], scores: scores, threshold: 2, recovery: 1)
+        #expect(withdrawn.falseAlarms == 0)
+        #expect(withdrawn.counts.fallsMissed == 1, "a faller who sat up again is withdrawn too: the price of the check")
+        let otherSetting = OnlineProtocol.evaluate(detector: "r", trials: [adl, fall], scores: scores, threshold: 2, recovery: 2)
+        #expect(otherSetting.falseAlarms == 1)
+        #expect(otherSetting.counts.fallsDetected == 1)
+        let without = OnlineProtocol.evaluate(detector: "r", trials: [adl, fall], scores: scores, threshold: 2)
+        #expect(without.falseAlarms == 1 && without.counts.fallsDetected == 1)
+        #expect(abs(without.latencies[0] - 0.6) < 1e-9)
+        #expect(otherSetting.latencies == without.latencies, "a detection that stands keeps its time")
+    }
+
+    @Test func afterARecoveryTheGateOpensAgain() throws {
+        // 5 s: withdrawn (up again at 9 s); 7 s: held back, the same event; 12 s: a new one.
+        let trial = Self.recovered(
+            try Self.adl("D13_SA01_R01", seconds: 25, [Self.candidate(at: 5), Self.candidate(at: 7), Self.candidate(at: 12)]), 0, at: 9, setting: 0)
+        let times = OnlineProtocol.detections(in: trial, scores: [3, 3, 3], threshold: 2, recovery: 0)
+        #expect(times == [Self.ns(12)])
+        #expect(OnlineProtocol.detections(in: trial, scores: [3, 3, 3], threshold: 2) == [Self.ns(5)])
+    }
 }
+

@@ -28,12 +28,23 @@ import Testing
         // On people the model never saw: 5 folds by subject, a lighter model to keep the debug
         // build's training short (the README's figures use 10 folds and the shipped trainer).
         let trainer = BoostedTreesTrainer(trees: 100, learningRate: 0.1)
-        let validated = try OnlineCrossValidation.learned(scan.trials, folds: 5, trainer: trainer, threshold: 0.5).result
+        let learnedFolds = try OnlineCrossValidation.learned(scan.trials, folds: 5, trainer: trainer, threshold: 0.5)
+        let validated = learnedFolds.result
         #expect(validated.counts.sensitivity ?? 0 >= 0.975, "\(validated.counts)")
         #expect(validated.counts.specificity ?? 0 >= 0.985, "\(validated.counts)")
         #expect(validated.falseAlarmsPerHour ?? 9 <= 2.5, "\(validated.falseAlarms) false alarms in \(validated.adlHours) h")
         #expect(validated.medianLatency ?? 9 <= 1.0)
         print("cross-validated (5 folds, 100 trees): SE \(validated.counts.sensitivity ?? 0), SP \(validated.counts.specificity ?? 0), "
             + "\(validated.falseAlarmsPerHour ?? 0) false alarms/h")
+
+        // The recovery check after the same out-of-fold detections: it withdraws the wearers who
+        // lay down quickly and sat up again (D13) without giving up more than a few falls.
+        let recovered = try OnlineCrossValidation.recovery(scan.trials, folds: 5, scores: learnedFolds.scores, threshold: 0.5).result
+        let d13 = (before: validated.perActivity["D13"]?.falseAlarms ?? 0, after: recovered.perActivity["D13"]?.falseAlarms ?? 0)
+        #expect(d13.before > 0 && d13.after < d13.before, "D13 false alarms \(d13)")
+        #expect(recovered.falseAlarms < validated.falseAlarms)
+        #expect(recovered.counts.fallsMissed <= validated.counts.fallsMissed + 5, "\(recovered.counts) against \(validated.counts)")
+        print("with the recovery check: SE \(recovered.counts.sensitivity ?? 0), SP \(recovered.counts.specificity ?? 0), "
+            + "\(recovered.falseAlarmsPerHour ?? 0) false alarms/h")
     }
 }

@@ -118,7 +118,8 @@ import Testing
         #expect(falls == 150 && report["trials"] as? Int == falls + adls)
         let hours = try #require(report["adl_hours"] as? Double)
         let detectors = try #require(report["detectors"] as? [[String: Any]])
-        #expect(detectors.map { $0["name"] as? String } == ["c8", "multiphase", "learned", "learned+stillness"])
+        let names = ["c8", "multiphase", "learned", "learned+stillness", "learned+recovery", "learned+stillness+recovery"]
+        #expect(detectors.map { $0["name"] as? String } == names)
         for d in detectors {
             let name = d["name"] as? String ?? "?"
             #expect(d["protocol"] as? String == "online")
@@ -143,10 +144,21 @@ import Testing
         // The confirmation stage only ever removes detections or delays them.
         #expect((detectors[3]["false_alarms"] as? Int ?? .max) <= (detectors[2]["false_alarms"] as? Int ?? 0))
         #expect((detectors[3]["latency_ms"] as? [String: Double])?["median"] ?? 0 > (detectors[2]["latency_ms"] as? [String: Double])?["median"] ?? 0)
+        // The recovery check only withdraws: never more false alarms than the stage before it,
+        // and each fold's setting is reported.
+        #expect((detectors[4]["false_alarms"] as? Int ?? .max) <= (detectors[2]["false_alarms"] as? Int ?? 0))
+        #expect((detectors[5]["false_alarms"] as? Int ?? .max) <= (detectors[3]["false_alarms"] as? Int ?? 0))
+        for d in detectors[4...] {
+            let settings = try #require(d["recovery_settings"] as? [[String: Double]], "\(d["name"] ?? "?")")
+            #expect(settings.count == 3)
+            #expect(settings.allSatisfy { $0["window_seconds"] == 10 && ($0["upright_tilt"] ?? 0) > 0 && ($0["upright_seconds"] ?? 0) > 0 })
+        }
+        #expect(detectors[..<4].allSatisfy { $0["recovery_settings"] == nil })
+        #expect(output.standardOutput.contains("learned+recovery: recovery setting per fold (upright within °, for s): "))
         let text = try String(contentsOf: svg, encoding: .utf8)
         let parser = XMLParser(data: Data(text.utf8))
         #expect(parser.parse(), "\(String(describing: parser.parserError))")
-        for name in ["c8", "multiphase", "learned", "learned+stillness"] {
+        for name in names {
             #expect(text.contains("class=\"curve\" data-detector=\"\(name)\""), "\(name)")
         }
 

@@ -5,15 +5,17 @@ import Foundation
 /// `detectord bench --protocol online`: the fall detectors run through every trial as the daemon
 /// would, scored against SisFall_enhanced's per-sample labels.
 extension BenchCommand {
-    /// "learned+stillness" is the learned detector followed by the confirmation stage.
+    /// "learned+stillness" is the learned detector followed by the confirmation stage,
+    /// "learned+recovery" the learned detector followed by the recovery check.
     /// "c8" is the paper's feature run online (`OnlineBaseline`).
-    static let onlineDetectorNames = ["c8", "multiphase", "learned", "learned+stillness"]
+    static let onlineDetectorNames = ["c8", "multiphase", "learned", "learned+stillness", "learned+recovery", "learned+stillness+recovery"]
 
     func onlineDetectors() throws -> [String] {
         let name = detector.lowercased()
         if name == "all" { return Self.onlineDetectorNames }
         guard Self.onlineDetectorNames.contains(name) else {
-            throw ValidationError("--detector with --protocol online must be c8, multiphase, learned, learned+stillness or all, got '\(detector)'")
+            throw ValidationError(
+                "--detector with --protocol online must be c8, multiphase, learned, learned+stillness, learned+recovery or all, got '\(detector)'")
         }
         return [name]
     }
@@ -31,6 +33,8 @@ extension BenchCommand {
         let scan: OnlineScan
         var results: [OnlineProtocolResult] = []
         var sweeps: [[OperatingPoint]] = []
+        // Per detector with the recovery check, each fold's chosen setting (with --train).
+        var recoverySettings: [(detector: String, settings: [RecoveryParameters])] = []
         do {
             let data = try SisFallDataset(root: root)
             guard !data.entries.isEmpty else { throw FallDetectError(.noData, "no SisFall trials found", path: data.rawDirectory) }
@@ -57,7 +61,9 @@ extension BenchCommand {
             }
             for name in names where name != OnlineBaseline.name {
                 let shipped = try Self.shippedJudge(name)
-                let confirmed = name.hasSuffix("+stillness")
+                let confirmed = name.contains("+stillness")
+                // The shipped recovery setting, or per fold with --train.
+                var recovery = name.contains("+recovery") ? RecoveryParameters.grid.firstIndex(of: RecoveryParameters()) : nil
                 var scores = OnlineProtocol.scores(of: shipped, in: scan.trials)
                 var threshold = shipped.threshold
                 if train, name.hasPrefix("learned"), let known = learnedScores {
@@ -76,12 +82,22 @@ extension BenchCommand {
                 if train, !name.hasPrefix("learned") {
                     // Per-fold thresholds: the pooled result comes from the folds themselves.
                     results.append(try OnlineCrossValidation.multiphase(scan.trials, folds: folds).result)
+                } else if train, recovery != nil {
+                    // Per-fold recovery settings, chosen on the other folds' out-of-fold detections.
+                    let validated = try OnlineCrossValidation.recovery(
+                        scan.trials, folds: folds, scores: scores, threshold: threshold, confirmed: confirmed, detector: name)
+                    results.append(validated.result)
+                    recoverySettings.append((name, validated.recoverySettings.map { RecoveryParameters.grid[$0] }))
+                    recovery = Self.mostChosen(validated.recoverySettings)
                 } else {
                     results.append(
-                        OnlineProtocol.evaluate(detector: name, trials: scan.trials, scores: scores, threshold: threshold, confirmed: confirmed))
+                        OnlineProtocol.evaluate(
+                            detector: name, trials: scan.trials, scores: scores, threshold: threshold, confirmed: confirmed, recovery: recovery))
                 }
                 if plot != nil || json != nil {
-                    sweeps.append(OnlineProtocol.sweep(trials: scan.trials, scores: scores, thresholds: Self.sweepThresholds(name), confirmed: confirmed))
+                    sweeps.append(
+                        OnlineProtocol.sweep(
+                            trials: scan.trials, scores: scores, thresholds: Self.sweepThresholds(name), confirmed: confirmed, recovery: recovery))
                 }
             }
         } catch let error as FallDetectError {
@@ -89,8 +105,24 @@ extension BenchCommand {
             throw ExitCode(error.code == .invalidArgument ? 64 : 66)
         }
         let wall = Self.seconds(started.duration(to: clock.now))
-        Terminal.standardOutput.write(onlineTable(scan: scan, results: results, wallSeconds: wall))
-        try writeJSON(onlineReport(scan: scan, results: results, sweeps: sweeps, wallSeconds: wall))
+        var table = onlineTable(scan: scan, results: results, wallSeconds: wall)
+        for (detector, settings) in recoverySettings {
+            table += "\(detector): recovery setting per fold (upright within °, for s): "
+                + settings.map { "\(ProgressLine.fixed(Double($0.uprightTilt), 0))/\(ProgressLine.fixed(Double($0.uprightSeconds), 0))" }
+                .joined(separator: " ") + "\n"
+        }
+        Terminal.standardOutput.write(table)
+        var report = onlineReport(scan: scan, results: results, sweeps: sweeps, wallSeconds: wall)
+        if var detectors = report["detectors"] as? [[String: Any]] {
+            for (detector, settings) in recoverySettings {
+                guard let k = detectors.firstIndex(where: { $0["name"] as? String == detector }) else { continue }
+                detectors[k]["recovery_settings"] = settings.map {
+                    ["window_seconds": Double($0.windowSeconds), "upright_tilt": Double($0.uprightTilt), "upright_seconds": Double($0.uprightSeconds)]
+                }
+            }
+            report["detectors"] = detectors
+        }
+        try writeJSON(report)
         if let plot {
             let curves = zip(results, sweeps).map { result, sweep in
                 BenchPlot.Curve(
@@ -102,6 +134,12 @@ extension BenchCommand {
                 + (train ? ", \(folds)-fold cross-validated by subject" : ", shipped parameters")
             try writePlot(BenchPlot(title: title, curves: curves, published: BenchPlot.publishedPoints).svg, to: plot)
         }
+    }
+
+    /// The setting most folds chose (the first of equals), for the sweep.
+    static func mostChosen(_ settings: [Int]) -> Int? {
+        let counts = Dictionary(settings.map { ($0, 1) }, uniquingKeysWith: +)
+        return settings.max { counts[$0, default: 0] < counts[$1, default: 0] }
     }
 
     /// Thresholds each detector's curve is traced at: probabilities for the learned judge,

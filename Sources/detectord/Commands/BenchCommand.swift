@@ -20,9 +20,8 @@ struct BenchCommand: ParsableCommand {
             feature summed over trials on one core. Trials load in parallel, from the parsed-trial cache when \
             it is current.
 
-            Online protocol (--protocol online; detectors c8, multiphase, learned, learned+stillness or all): \
-            each detector runs \
-            through every trial as the daemon would: AHRS fusion, the fall candidate tracker, the judge and a \
+            Online protocol (--protocol online; detectors c8, multiphase, learned, learned+stillness, \
+            learned+recovery, learned+stillness+recovery or all): each detector runs through every trial as the daemon would: AHRS fusion, the fall candidate tracker, the judge and a \
             30 s one-detection-per-event gate. A detection inside the labelled FALL span of SisFall_enhanced/ \
             or at most 2 s after it detects the fall; any other detection is a false alarm. Reported: SE, SP \
             (ADL trials without a detection), AC, false alarms per hour of ADL, latency from fall onset (the \
@@ -31,7 +30,10 @@ struct BenchCommand: ParsableCommand {
             parameters fitted on the other folds' subjects only (the learned model retrained, the multiphase \
             impact threshold re-chosen). learned+stillness is the learned detector followed by the \
             confirmation stage (2 s of stillness within 5 s; a detection counts when confirmed, up to 5 s \
-            later than the fall window allows). c8 is the paper's feature run online: a detection when it \
+            later than the fall window allows). +recovery adds the recovery check: a detection is \
+            withdrawn when the wearer is upright again (trunk within 30° of vertical for 2 s) within 10 s; \
+            a trial that ends first counts as staying down; with --train the upright bound and seconds \
+            are chosen per fold on the other folds' subjects. c8 is the paper's feature run online: a detection when it \
             crosses its threshold upward, which is fitted on the trials given (per fold with --train). \
             --rate runs the online protocol at a lower sample rate.
 
@@ -45,7 +47,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Folder holding SisFall_dataset/.", valueName: "dir"))
     var root: String
 
-    @Option(help: ArgumentHelp("Trial protocol: c2, c3, c8, c9, c13 or all. Online protocol: c8, multiphase, learned, learned+stillness or all.", valueName: "name"))
+    @Option(help: ArgumentHelp("Trial protocol: c2, c3, c8, c9, c13 or all. Online protocol: c8, multiphase, learned, learned+stillness, learned+recovery, learned+stillness+recovery or all.", valueName: "name"))
     var detector: String = "all"
 
     @Option(name: .customLong("protocol"), help: ArgumentHelp("trial (the paper's, one decision per trial) or online (as the daemon runs).", valueName: "name"))

@@ -33,6 +33,42 @@ public enum OnlineCrossValidation {
         }
     }
 
+    /// The learned detector followed by the recovery check: each fold tested with the setting of
+    /// `RecoveryParameters.grid` that gives the best (SE + SP) / 2 on the other folds' subjects
+    /// (ties: the higher SE, then fewer false alarms). `scores` are out-of-fold scores (from
+    /// `learned`), so the choice sees detections as they are on unseen people.
+    public static func recovery(
+        _ trials: [OnlineTrial], folds count: Int, scores: [[Float]], threshold: Float, confirmed: Bool = false,
+        detector: String = "learned+recovery", tolerance: Double = OnlineProtocol.defaultTolerance
+    ) throws(FallDetectError) -> OnlineCrossValidationResult {
+        let folds = try SubjectFolds(subjects: trials.map(\.name.subject), count: count)
+        var merged: OnlineProtocolResult?
+        var chosen: [Int] = []
+        for k in 0..<count {
+            let inFold = trials.map { folds.fold(of: $0.name.subject) == k }
+            let training = trials.indices.filter { !inFold[$0] }
+            let test = trials.indices.filter { inFold[$0] }
+            var best: (setting: Int, key: (Double, Double, Int))?
+            for setting in RecoveryParameters.grid.indices {
+                let r = OnlineProtocol.evaluate(
+                    detector: "", trials: training.map { trials[$0] }, scores: training.map { scores[$0] }, threshold: threshold,
+                    confirmed: confirmed, recovery: setting, tolerance: tolerance)
+                let key = (r.counts.balancedAccuracy ?? 0, r.counts.sensitivity ?? 0, -r.falseAlarms)
+                if let b = best, !(key > b.key) { continue }
+                best = (setting, key)
+            }
+            let setting = best?.setting ?? 0
+            chosen.append(setting)
+            let result = OnlineProtocol.evaluate(
+                detector: detector, trials: test.map { trials[$0] }, scores: test.map { scores[$0] }, threshold: threshold,
+                confirmed: confirmed, recovery: setting, tolerance: tolerance)
+            if merged == nil { merged = result } else { merged?.merge(result) }
+        }
+        guard let merged else { throw FallDetectError(.noData, "no folds", field: "folds") }
+        return OnlineCrossValidationResult(
+            result: merged, thresholds: [Float](repeating: threshold, count: count), scores: scores, recoverySettings: chosen)
+    }
+
     static func crossValidate(
         _ trials: [OnlineTrial], folds count: Int, tolerance: Double, fit: ([OnlineTrial]) throws(FallDetectError) -> any FallJudge
     ) throws(FallDetectError) -> OnlineCrossValidationResult {

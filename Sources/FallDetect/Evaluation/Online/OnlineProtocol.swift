@@ -19,18 +19,32 @@ public enum OnlineProtocol {
 
     /// Times of the detections in `trial` whose candidates scored `scores`, at `threshold`. With
     /// `confirmed`, a detection also needs the stillness confirmation and happens when it comes.
+    /// With `recovery` (an index into `RecoveryParameters.grid`), a detection stays at its time
+    /// unless the wearer got up under that setting: then it is withdrawn, and the gate opens again
+    /// from then on, since a new fall after getting up is a new event.
     public static func detections(
-        in trial: OnlineTrial, scores: [Float], threshold: Float, confirmed: Bool = false, gate: DetectionGate = DetectionGate()
+        in trial: OnlineTrial, scores: [Float], threshold: Float, confirmed: Bool = false, recovery: Int? = nil,
+        gate: DetectionGate = DetectionGate()
     ) -> [Int64] {
         var gate = gate
         var times: [Int64] = []
+        var withdrawnUntil: Int64?
         for (i, candidate) in trial.candidates.enumerated() where scores[i] >= threshold {
             var time = candidate.decisionNanoseconds
+            if let until = withdrawnUntil, time >= until {
+                gate.reset()
+                withdrawnUntil = nil
+            }
             if confirmed {
                 guard let at = trial.confirmations[i] else { continue }
                 time = at
             }
-            if gate.admit(candidate.decisionNanoseconds) { times.append(time) }
+            guard gate.admit(candidate.decisionNanoseconds) else { continue }
+            if let recovery, let upAgain = trial.recoveries[i][recovery] {
+                withdrawnUntil = upAgain
+                continue
+            }
+            times.append(time)
         }
         return times
     }
@@ -43,10 +57,12 @@ public enum OnlineProtocol {
 
     /// The protocol over precomputed scores (one list per trial, one score per candidate).
     public static func evaluate(
-        detector: String, trials: [OnlineTrial], scores: [[Float]], threshold: Float, confirmed: Bool = false,
+        detector: String, trials: [OnlineTrial], scores: [[Float]], threshold: Float, confirmed: Bool = false, recovery: Int? = nil,
         tolerance: Double = defaultTolerance, gate: DetectionGate = DetectionGate()
     ) -> OnlineProtocolResult {
-        let times = zip(trials, scores).map { detections(in: $0, scores: $1, threshold: threshold, confirmed: confirmed, gate: gate) }
+        let times = zip(trials, scores).map {
+            detections(in: $0, scores: $1, threshold: threshold, confirmed: confirmed, recovery: recovery, gate: gate)
+        }
         // A confirmed detection comes after the stillness: its window stretches by that wait.
         return evaluate(
             detector: detector, trials: trials, detections: times, threshold: threshold,
@@ -91,10 +107,12 @@ public enum OnlineProtocol {
 
     /// The detector's operating points at each of `thresholds`: its ROC curve and false alarms.
     public static func sweep(
-        trials: [OnlineTrial], scores: [[Float]], thresholds: [Float], confirmed: Bool = false, tolerance: Double = defaultTolerance
+        trials: [OnlineTrial], scores: [[Float]], thresholds: [Float], confirmed: Bool = false, recovery: Int? = nil,
+        tolerance: Double = defaultTolerance
     ) -> [OperatingPoint] {
         thresholds.map { t in
-            OperatingPoint(evaluate(detector: "", trials: trials, scores: scores, threshold: t, confirmed: confirmed, tolerance: tolerance))
+            OperatingPoint(
+                evaluate(detector: "", trials: trials, scores: scores, threshold: t, confirmed: confirmed, recovery: recovery, tolerance: tolerance))
         }
     }
 

@@ -42,14 +42,15 @@ public struct OnlineScan: Sendable {
             // Keeping every n-th sample is what a sensor running at 200/n Hz would have delivered,
             // but for its own anti-aliasing filter.
             let samples = decimation == 1 ? trial.samples : stride(from: 0, to: trial.samples.count, by: decimation).map { trial.samples[$0] }
-            let (candidates, confirmations) = Self.candidates(in: samples, settings: settings, confirmation: confirmation)
+            let found = Self.candidates(in: samples, settings: settings, confirmation: confirmation)
             let baseline = Self.baseline(in: samples, sampleRate: settings.sampleRate)
             let elapsed = start.duration(to: clock.now)
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             let span = OnlineTrial.fallSpan(labels: trial.labels, samplePeriodNanoseconds: SisFallTrial.samplePeriodNanoseconds)
             let row = OnlineTrial(
                 name: trial.name, samples: samples.count, seconds: Double(samples.count) / Double(settings.sampleRate),
-                fallSpan: span, candidates: candidates, confirmations: confirmations, baseline: baseline)
+                fallSpan: span, candidates: found.candidates, confirmations: found.confirmations, recoveries: found.recoveries,
+                baseline: baseline)
             collected.withLock { state in
                 if trial.name.isFall, span == nil { state.unlabelled.append(trial.name) } else { state.trials.append(row) }
                 state.seconds += seconds
@@ -82,16 +83,19 @@ public struct OnlineScan: Sendable {
     }
 
     /// The candidates the daemon's front end finds in `samples` (SisFall's ADXL345, ±16 g), and
-    /// for each when the confirmation stage, started at its decision, confirmed it.
+    /// for each when the confirmation stage, started at its decision, confirmed it, and when the
+    /// recovery check under each setting of `RecoveryParameters.grid` found the wearer up again.
     public static func candidates(
         in samples: [IMUSample], settings: FallCandidateSettings, confirmation: StillnessParameters = benchConfirmation
-    ) -> (candidates: [FallCandidate], confirmations: [Int64?]) {
+    ) -> (candidates: [FallCandidate], confirmations: [Int64?], recoveries: [[Int64?]]) {
         var frames = MotionFrameBuilder(sampleRate: settings.sampleRate, accelerometerRange: 16)
         // Settings were validated by the caller.
-        guard var tracker = try? FallCandidateTracker(settings: settings) else { return ([], []) }
+        guard var tracker = try? FallCandidateTracker(settings: settings) else { return ([], [], []) }
         var found: [FallCandidate] = []
         var confirmed: [Int64?] = []
+        var recovered: [[Int64?]] = []
         var following: [(index: Int, stage: StillnessConfirmation)] = []
+        var watching: [(index: Int, setting: Int, watch: RecoveryWatch)] = []
         for sample in samples {
             let frame = frames.push(sample)
             var k = 0
@@ -103,15 +107,30 @@ public struct OnlineScan: Sendable {
                     k += 1
                 }
             }
+            k = 0
+            while k < watching.count {
+                if let outcome = watching[k].watch.push(frame) {
+                    if case .recovered = outcome { recovered[watching[k].index][watching[k].setting] = frame.timestampNanoseconds }
+                    watching.remove(at: k)
+                } else {
+                    k += 1
+                }
+            }
             if let c = tracker.push(frame) {
                 found.append(c)
                 confirmed.append(nil)
+                recovered.append([Int64?](repeating: nil, count: RecoveryParameters.grid.count))
                 let event = DetectionEvent(kind: .fall, detector: "", confidence: 0, timestampNanoseconds: c.decisionNanoseconds)
                 if let stage = try? StillnessConfirmation(event: event, parameters: confirmation) {
                     following.append((found.count - 1, stage))
                 }
+                for (g, parameters) in RecoveryParameters.grid.enumerated() {
+                    if let watch = try? RecoveryWatch(detectionNanoseconds: c.decisionNanoseconds, parameters: parameters) {
+                        watching.append((found.count - 1, g, watch))
+                    }
+                }
             }
         }
-        return (found, confirmed)
+        return (found, confirmed, recovered)
     }
 }

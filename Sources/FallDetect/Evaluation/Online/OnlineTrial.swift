@@ -12,13 +12,16 @@ public struct OnlineTrial: Sendable {
     /// Per candidate, when the stillness confirmation stage confirmed it (the wearer lay still
     /// long enough before the trial ended), nil when it did not.
     public var confirmations: [Int64?]
+    /// Per candidate, per entry of `RecoveryParameters.grid`, when the recovery check found the
+    /// wearer upright again; nil when they stayed down (or the trial ended first).
+    public var recoveries: [[Int64?]]
     /// The paper's C8 feature over the trial (g), one value per `baselinePeriodNanoseconds`, each
     /// with the timestamp of its sample: how the paper's baseline would run online.
     public var baseline: [(timestamp: Int64, value: Float)]
 
     public init(
         name: SisFallTrialName, samples: Int, seconds: Double, fallSpan: ClosedRange<Int64>?, candidates: [FallCandidate],
-        confirmations: [Int64?]? = nil, baseline: [(timestamp: Int64, value: Float)] = []
+        confirmations: [Int64?]? = nil, recoveries: [[Int64?]]? = nil, baseline: [(timestamp: Int64, value: Float)] = []
     ) {
         self.name = name
         self.samples = samples
@@ -26,6 +29,7 @@ public struct OnlineTrial: Sendable {
         self.fallSpan = fallSpan
         self.candidates = candidates
         self.confirmations = confirmations ?? [Int64?](repeating: nil, count: candidates.count)
+        self.recoveries = recoveries ?? [[Int64?]](repeating: [Int64?](repeating: nil, count: RecoveryParameters.grid.count), count: candidates.count)
         self.baseline = baseline
     }
 
