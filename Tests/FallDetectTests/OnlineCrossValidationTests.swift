@@ -137,8 +137,9 @@ import Testing
     func recoveryChoosesPerFoldTheSettingThatWithdrawsFalseAlarmsButNoFalls(_ folds: Int) throws {
         let trials = try Self.recoveryTrials(adlFrom: 3, fallFrom: 6)
         let scores = trials.map { $0.candidates.map { _ in Float(1) } }
-        let r = try OnlineCrossValidation.recovery(trials, folds: folds, scores: scores, threshold: 0.5)
+        let r = try OnlineCrossValidation.recovery(trials, folds: folds, scores: scores, thresholds: [0.5])
         #expect(r.recoverySettings == [Int](repeating: 3, count: folds), "settings 3…5 all separate; the first of equals")
+        #expect(r.thresholds == [Float](repeating: 0.5, count: folds))
         #expect(r.result.falseAlarms == 0)
         #expect(r.result.counts.fallsMissed == 0)
         #expect(r.result.detector == "learned+recovery")
@@ -153,9 +154,22 @@ import Testing
         // withdrawing costs as much SE as it gains SP, so SE decides and nothing is withdrawn.
         let trials = try Self.recoveryTrials(adlFrom: 4, fallFrom: 4)
         let scores = trials.map { $0.candidates.map { _ in Float(1) } }
-        let r = try OnlineCrossValidation.recovery(trials, folds: 3, scores: scores, threshold: 0.5)
+        let r = try OnlineCrossValidation.recovery(trials, folds: 3, scores: scores, thresholds: [0.5])
         #expect(r.recoverySettings.allSatisfy { $0 < 4 })
         #expect(r.result.counts.fallsMissed == 0)
+    }
+
+    @Test func recoveryChoosesTheThresholdWithTheSetting() throws {
+        // Falls score 0.42, ADL 0.45: only a threshold low enough for the falls, with a setting
+        // that withdraws the ADL detections, gets both right.
+        let trials = try Self.recoveryTrials(adlFrom: 3, fallFrom: 6)
+        let scores = trials.map { t in t.candidates.map { _ in Float(t.name.isFall ? 0.42 : 0.45) } }
+        let r = try OnlineCrossValidation.recovery(trials, folds: 3, scores: scores, thresholds: [0.5, 0.4, 0.3])
+        #expect(r.thresholds == [0.4, 0.4, 0.4], "the first of the thresholds that separate")
+        #expect(r.recoverySettings == [3, 3, 3])
+        #expect(abs(r.result.threshold - 0.4) < 1e-6)
+        #expect(r.result.counts.fallsMissed == 0 && r.result.falseAlarms == 0)
+        #expect(throws: FallDetectError.self) { try OnlineCrossValidation.recovery(trials, folds: 3, scores: scores, thresholds: []) }
     }
 }
 

@@ -223,5 +223,20 @@ import Testing
         #expect(times == [Self.ns(12)])
         #expect(OnlineProtocol.detections(in: trial, scores: [3, 3, 3], threshold: 2) == [Self.ns(5)])
     }
+
+    @Test func aConfirmedDetectionKeepsWhenItWasDecided() throws {
+        // Decided at 10.6 s, confirmed still at 13 s: latency 3 s to the alert, 0.6 s to the decision.
+        var trial = try Self.fall("F01_SA01_R01", [Self.candidate(at: 10.6)])
+        trial.confirmations[0] = Self.ns(13)
+        let r = OnlineProtocol.evaluate(detector: "s", trials: [trial], scores: [[3]], threshold: 2, confirmed: true)
+        #expect(r.counts.fallsDetected == 1)
+        #expect(abs((r.medianLatency ?? 0) - 3) < 1e-9)
+        #expect(abs((r.medianDetectionLatency ?? 0) - 0.6) < 1e-9)
+        let plain = OnlineProtocol.evaluate(detector: "p", trials: [trial], scores: [[3]], threshold: 2)
+        #expect(plain.detectionLatencies == plain.latencies)
+        var merged = r
+        merged.merge(plain)
+        #expect(merged.detectionLatencies.count == 2)
+    }
 }
 

@@ -39,7 +39,7 @@ import Testing
 
         // The recovery check after the same out-of-fold detections: it withdraws the wearers who
         // lay down quickly and sat up again (D13) without giving up more than a few falls.
-        let recovered = try OnlineCrossValidation.recovery(scan.trials, folds: 5, scores: learnedFolds.scores, threshold: 0.5).result
+        let recovered = try OnlineCrossValidation.recovery(scan.trials, folds: 5, scores: learnedFolds.scores, thresholds: [0.5]).result
         let d13 = (before: validated.perActivity["D13"]?.falseAlarms ?? 0, after: recovered.perActivity["D13"]?.falseAlarms ?? 0)
         #expect(d13.before > 0 && d13.after < d13.before, "D13 false alarms \(d13)")
         #expect(recovered.falseAlarms < validated.falseAlarms)

@@ -34,7 +34,7 @@ extension BenchCommand {
         var results: [OnlineProtocolResult] = []
         var sweeps: [[OperatingPoint]] = []
         // Per detector with the recovery check, each fold's chosen setting (with --train).
-        var recoverySettings: [(detector: String, settings: [RecoveryParameters])] = []
+        var recoverySettings: [(detector: String, settings: [(threshold: Float, recovery: RecoveryParameters)])] = []
         do {
             let data = try SisFallDataset(root: root)
             guard !data.entries.isEmpty else { throw FallDetectError(.noData, "no SisFall trials found", path: data.rawDirectory) }
@@ -85,9 +85,9 @@ extension BenchCommand {
                 } else if train, recovery != nil {
                     // Per-fold recovery settings, chosen on the other folds' out-of-fold detections.
                     let validated = try OnlineCrossValidation.recovery(
-                        scan.trials, folds: folds, scores: scores, threshold: threshold, confirmed: confirmed, detector: name)
+                        scan.trials, folds: folds, scores: scores, thresholds: Self.recoveryThresholds, confirmed: confirmed, detector: name)
                     results.append(validated.result)
-                    recoverySettings.append((name, validated.recoverySettings.map { RecoveryParameters.grid[$0] }))
+                    recoverySettings.append((name, zip(validated.thresholds, validated.recoverySettings).map { ($0, RecoveryParameters.grid[$1]) }))
                     recovery = Self.mostChosen(validated.recoverySettings)
                 } else {
                     results.append(
@@ -107,9 +107,12 @@ extension BenchCommand {
         let wall = Self.seconds(started.duration(to: clock.now))
         var table = onlineTable(scan: scan, results: results, wallSeconds: wall)
         for (detector, settings) in recoverySettings {
-            table += "\(detector): recovery setting per fold (upright within °, for s): "
-                + settings.map { "\(ProgressLine.fixed(Double($0.uprightTilt), 0))/\(ProgressLine.fixed(Double($0.uprightSeconds), 0))" }
-                .joined(separator: " ") + "\n"
+            table += "\(detector): per fold, threshold and recovery setting (upright within °, for s): "
+                + settings.map {
+                    "\(ProgressLine.fixed(Double($0.threshold), 2)) \(ProgressLine.fixed(Double($0.recovery.uprightTilt), 0))/"
+                        + ProgressLine.fixed(Double($0.recovery.uprightSeconds), 0)
+                }
+                .joined(separator: ", ") + "\n"
         }
         Terminal.standardOutput.write(table)
         var report = onlineReport(scan: scan, results: results, sweeps: sweeps, wallSeconds: wall)
@@ -117,7 +120,10 @@ extension BenchCommand {
             for (detector, settings) in recoverySettings {
                 guard let k = detectors.firstIndex(where: { $0["name"] as? String == detector }) else { continue }
                 detectors[k]["recovery_settings"] = settings.map {
-                    ["window_seconds": Double($0.windowSeconds), "upright_tilt": Double($0.uprightTilt), "upright_seconds": Double($0.uprightSeconds)]
+                    [
+                        "threshold": Double($0.threshold), "window_seconds": Double($0.recovery.windowSeconds),
+                        "upright_tilt": Double($0.recovery.uprightTilt), "upright_seconds": Double($0.recovery.uprightSeconds),
+                    ]
                 }
             }
             report["detectors"] = detectors
@@ -135,6 +141,9 @@ extension BenchCommand {
             try writePlot(BenchPlot(title: title, curves: curves, published: BenchPlot.publishedPoints).svg, to: plot)
         }
     }
+
+    /// Learned thresholds the recovery detectors choose among per fold.
+    static let recoveryThresholds: [Float] = (2...18).map { Float($0) * 0.05 }
 
     /// The setting most folds chose (the first of equals), for the sweep.
     static func mostChosen(_ settings: [Int]) -> Int? {
@@ -180,6 +189,10 @@ extension BenchCommand {
             ])
         }
         text += Self.columns(lines)
+        for r in results where r.detectionLatencies != r.latencies {
+            text += "\(r.detector): decided at \(Self.milliseconds(r.medianDetectionLatency))/\(Self.milliseconds(r.p95DetectionLatency)) ms "
+                + "from fall onset (median/p95), confirmed at \(Self.milliseconds(r.medianLatency))/\(Self.milliseconds(r.p95Latency)) ms\n"
+        }
         for r in results {
             text += "\(r.detector): \(Self.activitySummary(r.perActivity))"
                 + (r.strayDetectionsInFalls > 0 ? "; \(r.strayDetectionsInFalls) detections in fall trials outside the fall window" : "") + "\n"
@@ -220,6 +233,10 @@ extension BenchCommand {
             entry["false_alarms"] = r.falseAlarms
             entry["stray_detections_in_falls"] = r.strayDetectionsInFalls
             entry["threshold"] = Double(r.threshold)
+            // Before any confirmation stage: when the detector decided (the alert countdown's start).
+            entry["detection_latency_ms"] = [
+                "median": Self.json(r.medianDetectionLatency.map { $0 * 1000 }), "p95": Self.json(r.p95DetectionLatency.map { $0 * 1000 }),
+            ]
             if k < sweeps.count {
                 entry["sweep"] = sweeps[k].map {
                     ["threshold": Double($0.threshold), "sensitivity": $0.sensitivity, "specificity": $0.specificity,

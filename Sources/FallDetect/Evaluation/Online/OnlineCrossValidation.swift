@@ -34,39 +34,45 @@ public enum OnlineCrossValidation {
     }
 
     /// The learned detector followed by the recovery check: each fold tested with the setting of
-    /// `RecoveryParameters.grid` that gives the best (SE + SP) / 2 on the other folds' subjects
-    /// (ties: the higher SE, then fewer false alarms). `scores` are out-of-fold scores (from
+    /// `RecoveryParameters.grid`, and the threshold of `thresholds`, that give the best
+    /// (SE + SP) / 2 on the other folds' subjects (ties: the higher SE, then fewer false alarms,
+    /// then the earlier entry). A later stage that withdraws false alarms lets the detector itself
+    /// run more sensitive, so the two are chosen together. `scores` are out-of-fold scores (from
     /// `learned`), so the choice sees detections as they are on unseen people.
     public static func recovery(
-        _ trials: [OnlineTrial], folds count: Int, scores: [[Float]], threshold: Float, confirmed: Bool = false,
+        _ trials: [OnlineTrial], folds count: Int, scores: [[Float]], thresholds: [Float], confirmed: Bool = false,
         detector: String = "learned+recovery", tolerance: Double = OnlineProtocol.defaultTolerance
     ) throws(FallDetectError) -> OnlineCrossValidationResult {
+        guard !thresholds.isEmpty else { throw FallDetectError(.invalidArgument, "no thresholds to choose from", field: "thresholds") }
         let folds = try SubjectFolds(subjects: trials.map(\.name.subject), count: count)
         var merged: OnlineProtocolResult?
-        var chosen: [Int] = []
+        var chosen: [(threshold: Float, setting: Int)] = []
         for k in 0..<count {
             let inFold = trials.map { folds.fold(of: $0.name.subject) == k }
-            let training = trials.indices.filter { !inFold[$0] }
-            let test = trials.indices.filter { inFold[$0] }
-            var best: (setting: Int, key: (Double, Double, Int))?
-            for setting in RecoveryParameters.grid.indices {
-                let r = OnlineProtocol.evaluate(
-                    detector: "", trials: training.map { trials[$0] }, scores: training.map { scores[$0] }, threshold: threshold,
-                    confirmed: confirmed, recovery: setting, tolerance: tolerance)
-                let key = (r.counts.balancedAccuracy ?? 0, r.counts.sensitivity ?? 0, -r.falseAlarms)
-                if let b = best, !(key > b.key) { continue }
-                best = (setting, key)
+            let training = trials.indices.filter { !inFold[$0] }.map { (trial: trials[$0], scores: scores[$0]) }
+            let test = trials.indices.filter { inFold[$0] }.map { (trial: trials[$0], scores: scores[$0]) }
+            var best: (threshold: Float, setting: Int, key: (Double, Double, Int))?
+            for threshold in thresholds {
+                for setting in RecoveryParameters.grid.indices {
+                    let r = OnlineProtocol.evaluate(
+                        detector: "", trials: training.map(\.trial), scores: training.map(\.scores), threshold: threshold,
+                        confirmed: confirmed, recovery: setting, tolerance: tolerance)
+                    let key = (r.counts.balancedAccuracy ?? 0, r.counts.sensitivity ?? 0, -r.falseAlarms)
+                    if let b = best, !(key > b.key) { continue }
+                    best = (threshold, setting, key)
+                }
             }
-            let setting = best?.setting ?? 0
-            chosen.append(setting)
+            let pick = (threshold: best?.threshold ?? thresholds[0], setting: best?.setting ?? 0)
+            chosen.append(pick)
             let result = OnlineProtocol.evaluate(
-                detector: detector, trials: test.map { trials[$0] }, scores: test.map { scores[$0] }, threshold: threshold,
-                confirmed: confirmed, recovery: setting, tolerance: tolerance)
+                detector: detector, trials: test.map(\.trial), scores: test.map(\.scores), threshold: pick.threshold,
+                confirmed: confirmed, recovery: pick.setting, tolerance: tolerance)
             if merged == nil { merged = result } else { merged?.merge(result) }
         }
-        guard let merged else { throw FallDetectError(.noData, "no folds", field: "folds") }
+        guard var merged else { throw FallDetectError(.noData, "no folds", field: "folds") }
+        merged.threshold = chosen.reduce(0) { $0 + $1.threshold } / Float(count)
         return OnlineCrossValidationResult(
-            result: merged, thresholds: [Float](repeating: threshold, count: count), scores: scores, recoverySettings: chosen)
+            result: merged, thresholds: chosen.map(\.threshold), scores: scores, recoverySettings: chosen.map(\.setting))
     }
 
     static func crossValidate(

@@ -26,8 +26,17 @@ public enum OnlineProtocol {
         in trial: OnlineTrial, scores: [Float], threshold: Float, confirmed: Bool = false, recovery: Int? = nil,
         gate: DetectionGate = DetectionGate()
     ) -> [Int64] {
+        detectionTimes(in: trial, scores: scores, threshold: threshold, confirmed: confirmed, recovery: recovery, gate: gate).map(\.alert)
+    }
+
+    /// As `detections`, each with the time its candidate was decided: the same for a detection
+    /// that needs no confirmation, earlier for one that waits for stillness.
+    public static func detectionTimes(
+        in trial: OnlineTrial, scores: [Float], threshold: Float, confirmed: Bool = false, recovery: Int? = nil,
+        gate: DetectionGate = DetectionGate()
+    ) -> [(alert: Int64, decided: Int64)] {
         var gate = gate
-        var times: [Int64] = []
+        var times: [(alert: Int64, decided: Int64)] = []
         var withdrawnUntil: Int64?
         for (i, candidate) in trial.candidates.enumerated() where scores[i] >= threshold {
             var time = candidate.decisionNanoseconds
@@ -44,7 +53,7 @@ public enum OnlineProtocol {
                 withdrawnUntil = upAgain
                 continue
             }
-            times.append(time)
+            times.append((time, candidate.decisionNanoseconds))
         }
         return times
     }
@@ -61,31 +70,34 @@ public enum OnlineProtocol {
         tolerance: Double = defaultTolerance, gate: DetectionGate = DetectionGate()
     ) -> OnlineProtocolResult {
         let times = zip(trials, scores).map {
-            detections(in: $0, scores: $1, threshold: threshold, confirmed: confirmed, recovery: recovery, gate: gate)
+            detectionTimes(in: $0, scores: $1, threshold: threshold, confirmed: confirmed, recovery: recovery, gate: gate)
         }
         // A confirmed detection comes after the stillness: its window stretches by that wait.
         return evaluate(
-            detector: detector, trials: trials, detections: times, threshold: threshold,
-            tolerance: confirmed ? tolerance + confirmationAllowance : tolerance)
+            detector: detector, trials: trials, detections: times.map { $0.map(\.alert) }, decisions: times.map { $0.map(\.decided) },
+            threshold: threshold, tolerance: confirmed ? tolerance + confirmationAllowance : tolerance)
     }
 
-    /// The protocol over each trial's detection times, however the detector made them.
+    /// The protocol over each trial's detection times, however the detector made them, and when
+    /// each was decided (`decisions`, parallel to `detections`; the same times when nil).
     public static func evaluate(
-        detector: String, trials: [OnlineTrial], detections: [[Int64]], threshold: Float, tolerance: Double = defaultTolerance
+        detector: String, trials: [OnlineTrial], detections: [[Int64]], decisions: [[Int64]]? = nil, threshold: Float,
+        tolerance: Double = defaultTolerance
     ) -> OnlineProtocolResult {
         var result = OnlineProtocolResult(
             detector: detector, threshold: threshold, counts: ConfusionCounts(), falseAlarms: 0, strayDetectionsInFalls: 0,
             adlHours: 0, latencies: [], byGroup: [:], perActivity: [:])
-        for (trial, times) in zip(trials, detections) {
+        for (t, (trial, times)) in zip(trials, detections).enumerated() {
             var group = result.byGroup[trial.name.group] ?? OnlineProtocolResult.GroupResult()
             if trial.name.isFall {
-                let hits = times.filter { trial.isInFallWindow($0, tolerance: tolerance) }
+                let hits = times.indices.filter { trial.isInFallWindow(times[$0], tolerance: tolerance) }
                 let detected = !hits.isEmpty
                 result.strayDetectionsInFalls += times.count - hits.count
                 if let first = hits.first, let onset = trial.fallSpan?.lowerBound {
-                    let latency = Double(first - onset) / 1e9
+                    let latency = Double(times[first] - onset) / 1e9
                     result.latencies.append(latency)
                     group.latencies.append(latency)
+                    result.detectionLatencies.append(Double((decisions?[t][first] ?? times[first]) - onset) / 1e9)
                 }
                 result.counts.add(isFall: true, flagged: detected)
                 group.counts.add(isFall: true, flagged: detected)

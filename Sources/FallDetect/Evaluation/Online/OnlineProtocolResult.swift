@@ -13,6 +13,9 @@ public struct OnlineProtocolResult: Sendable {
     public var adlHours: Double
     /// Seconds from fall onset (first sample labelled FALL) to the detection, per detected fall.
     public var latencies: [Double]
+    /// Seconds from fall onset to the decision of the detector, before any confirmation stage:
+    /// the same as `latencies` for a detector without one.
+    public var detectionLatencies: [Double] = []
     public var byGroup: [SisFallTrialName.Group: OnlineProtocolResult.GroupResult]
     /// Per activity code: trials and the trials with a detection (for ADL: false alarms; for
     /// falls: detected).
@@ -32,6 +35,8 @@ public struct OnlineProtocolResult: Sendable {
     public var falseAlarmsPerHour: Double? { adlHours > 0 ? Double(falseAlarms) / adlHours : nil }
     public var medianLatency: Double? { Self.percentile(latencies, 0.5) }
     public var p95Latency: Double? { Self.percentile(latencies, 0.95) }
+    public var medianDetectionLatency: Double? { Self.percentile(detectionLatencies, 0.5) }
+    public var p95DetectionLatency: Double? { Self.percentile(detectionLatencies, 0.95) }
 
     /// Linear interpolation between closest ranks (numpy's default); nil for no values.
     public static func percentile(_ values: [Double], _ q: Double) -> Double? {
@@ -52,6 +57,7 @@ extension OnlineProtocolResult {
         strayDetectionsInFalls += other.strayDetectionsInFalls
         adlHours += other.adlHours
         latencies += other.latencies
+        detectionLatencies += other.detectionLatencies
         for (group, g) in other.byGroup {
             var mine = byGroup[group] ?? GroupResult()
             mine.counts.merge(g.counts)
