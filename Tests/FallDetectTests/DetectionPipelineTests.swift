@@ -90,4 +90,45 @@ import Testing
         #expect { try DetectionPipeline(profile: profile, sampleRate: 100) } throws: { ($0 as? FallDetectError)?.field == "lyingTilt" }
         #expect { try DetectionPipeline(profile: .walking, sampleRate: 5) } throws: { ($0 as? FallDetectError)?.field == "sampleRate" }
     }
+
+    /// Every follow-up outcome a profile's pipeline reports over `samples`.
+    static func followUps(_ samples: [IMUSample], profile: DetectionProfile, sampleRate: Float) throws -> [FollowUpOutcome] {
+        var pipeline = try DetectionPipeline(profile: profile, sampleRate: sampleRate)
+        var outcomes: [FollowUpOutcome] = []
+        for sample in samples {
+            _ = pipeline.push(sample)
+            outcomes += pipeline.takeFollowUps()
+        }
+        return outcomes
+    }
+
+    @Test func theStagesFollowTheFallAsTheProfileAsks() throws {
+        let fall = SyntheticGenerator(seed: 2).generate(.forwardFall)
+        let rate = Float(fall.info.sensor.sampleRate)
+        let walking = try Self.followUps(fall.samples, profile: .walking, sampleRate: rate)
+        #expect(walking.map(\.kind) == [.stayedDown], "walking: the recovery check only")
+        let cycling = try Self.followUps(fall.samples, profile: .cycling, sampleRate: rate)
+        #expect(Set(cycling.map(\.kind)) == [.stayedDown, .confirmed])
+        var none = DetectionProfile.walking
+        none.recovery = nil
+        #expect(try Self.followUps(fall.samples, profile: none, sampleRate: rate).isEmpty)
+    }
+
+    @Test func standingUpAfterTheFallIsARecovery() throws {
+        // The fall, 3 s on the ground, then the first 8 s of the recording (standing and walking)
+        // again: the wearer got up.
+        let fall = SyntheticGenerator(seed: 2).generate(.forwardFall)
+        let detection = try #require(try Self.detections(fall, profile: .walking).first).timestampNanoseconds
+        let period = Int64(1e9 / fall.info.sensor.sampleRate)
+        var samples = fall.samples.filter { $0.timestampNanoseconds <= detection + 3_000_000_000 }
+        let first = fall.samples[0].timestampNanoseconds
+        let resume = (samples.last?.timestampNanoseconds ?? 0) + period
+        for s in fall.samples where s.timestampNanoseconds - first < 8_000_000_000 {
+            samples.append(IMUSample(timestampNanoseconds: resume + s.timestampNanoseconds - first, acceleration: s.acceleration, angularRate: s.angularRate))
+        }
+        let outcomes = try Self.followUps(samples, profile: .walking, sampleRate: Float(fall.info.sensor.sampleRate))
+        #expect(outcomes.map(\.kind) == [.recovered], "\(outcomes.map { $0.summary() })")
+        #expect(outcomes.first?.event.timestampNanoseconds == detection)
+    }
 }
+

@@ -16,6 +16,10 @@ import Testing
             #expect(!detections.contains { $0.hasPrefix(quiet + ":") }, "\(quiet)")
         }
         #expect(lines.last?.contains("\(detections.count) detections (profile cycling)") == true, "\(lines.last ?? "")")
+        // The stages after the fall follow it: the demo faller lies still and does not get up.
+        #expect(lines.contains { $0.hasPrefix("forward-fall: ") && $0.contains(" s  confirmed: the fall at 18.") && $0.contains("lying still for 10") })
+        #expect(lines.contains { $0.hasPrefix("forward-fall: ") && $0.contains(" s  stayed down: the fall at 18.") })
+        #expect(!lines.contains { $0.contains("recovered:") })
     }
 
     @Test func noDetectDecodesOnlyAndBadChoicesAreRefused() throws {

@@ -26,12 +26,13 @@ public struct ReplayRunner<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     /// Replays one recording through `pipeline` as well: each sample, and each fix before the
-    /// first sample that follows it; `detection` is called as each detection happens (at its
-    /// place in paced time).
+    /// first sample that follows it; `detection` is called as each detection happens and
+    /// `followUp` as each stage after a fall detection concludes (at their place in paced time).
     public func run(
         _ recording: Recording,
         detecting pipeline: inout DetectionPipeline?,
         detection: (DetectionEvent) -> Void = { _ in },
+        followUp: (FollowUpOutcome) -> Void = { _ in },
         progress: (ReplayProgress) -> Void = { _ in }
     ) async throws -> ReplayStatistics {
         let start = clock.now
@@ -79,6 +80,7 @@ public struct ReplayRunner<C: Clock>: Sendable where C.Duration == Duration {
                         nextFix += 1
                     }
                     report(detectors.push(samples[i]), into: &stats, detection)
+                    for outcome in detectors.takeFollowUps() { followUp(outcome) }
                 }
                 pipeline = detectors
             }

@@ -10,7 +10,10 @@ struct ReplayCommand: AsyncParsableCommand {
             folder laid out like SisFall (holding SisFall_dataset/, optionally SisFall_enhanced/). \
             Every recording runs through the detectors of --profile (AHRS fusion, then fall, free-fall and \
             crash detection as the profile enables them), and each detection is printed when it happens, \
-            with its time in the recording, its confidence and its evidence. Per recording a summary gives \
+            with its time in the recording, its confidence and its evidence. After a fall detection the \
+            stages the profile asks for follow it and their outcomes are printed too: the stillness \
+            confirmation (cycling: lying still 10 s within 60 s) and the recovery check (walking, cycling: \
+            sitting or standing again within 10 s means recovered, else stayed down). Per recording a summary gives \
             duration, samples, peak |a| and the number of detections. On a terminal a live progress line is shown. \
             Unreadable rows or blocks are reported with their file and line (or byte offset) and the \
             replay goes on with what could be read.
@@ -148,6 +151,10 @@ struct ReplayCommand: AsyncParsableCommand {
             let stats = try await runner.run(loaded.recording, detecting: &pipeline) { event in
                 if live { out.write("\r\u{1B}[2K") }
                 out.write("\(title): \(ProgressLine.fixed(Double(event.timestampNanoseconds - origin) / 1e9, 2)) s  \(event.summary)\n")
+            } followUp: { outcome in
+                if live { out.write("\r\u{1B}[2K") }
+                out.write(
+                    "\(title): \(ProgressLine.fixed(Double(outcome.timestampNanoseconds - origin) / 1e9, 2)) s  \(outcome.summary(origin: origin))\n")
             } progress: { progress in
                 if progress.isFinished {
                     if live { out.write("\r\u{1B}[2K") }

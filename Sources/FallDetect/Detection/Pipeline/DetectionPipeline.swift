@@ -1,12 +1,16 @@
 /// Everything between the IMU and the workflow for one profile: motion frames (AHRS fusion,
-/// vertical velocity, saturation), then every detector the profile enables. Push samples and
-/// fixes in time order; detections come back as they happen. No allocation per sample.
+/// vertical velocity, saturation), then every detector the profile enables, then the stages
+/// after a fall detection (stillness confirmation, recovery check) that it asks for. Push samples
+/// and fixes in time order; detections come back as they happen, the stages' outcomes from
+/// `takeFollowUps()`. No allocation per sample.
 public struct DetectionPipeline: Sendable {
     public let profile: DetectionProfile
     var frames: MotionFrameBuilder
     var fall: FallDetector?
     var freeFall: FreeFallDetector?
     var crash: CrashDetector?
+    var followUp: FallFollowUp
+    var followUps: [FollowUpOutcome] = []
     /// When the fall or free-fall detector last fired.
     var lastFallNanoseconds: Int64?
 
@@ -29,15 +33,20 @@ public struct DetectionPipeline: Sendable {
         }
         freeFall = try profile.freeFall.map { (p: FreeFallParameters) throws(FallDetectError) in try FreeFallDetector(parameters: p) }
         crash = try profile.crash.map { (p: CrashDetectorParameters) throws(FallDetectError) in try CrashDetector(parameters: p) }
+        followUp = try FallFollowUp(confirmation: profile.confirmation, recovery: profile.recovery)
     }
 
     /// Adds one IMU sample; returns the detections it completed (usually none).
     public mutating func push(_ sample: IMUSample) -> [DetectionEvent] {
         let frame = frames.push(sample)
+        followUp.push(frame, into: &followUps)
         var events: [DetectionEvent] = []
         if let e = freeFall?.push(frame) { events.append(e) }
         if let e = fall?.push(frame) { events.append(e) }
-        for e in events { lastFallNanoseconds = e.timestampNanoseconds }
+        for e in events {
+            lastFallNanoseconds = e.timestampNanoseconds
+            followUp.start(e)
+        }
         if let e = crash?.push(frame), !repeatsFall(e) { events.append(e) }
         return events
     }
@@ -53,6 +62,13 @@ public struct DetectionPipeline: Sendable {
     func repeatsFall(_ crash: DetectionEvent) -> Bool {
         guard crash.evidence.speedBefore == nil, let last = lastFallNanoseconds else { return false }
         return Double(crash.timestampNanoseconds - last) < profile.refractorySeconds * 1e9
+    }
+
+    /// What the stages after a fall detection concluded since the last call, in time order.
+    public mutating func takeFollowUps() -> [FollowUpOutcome] {
+        if followUps.isEmpty { return [] }
+        defer { followUps = [] }
+        return followUps
     }
 
     /// Names of the detectors this pipeline runs.

@@ -13,6 +13,8 @@ public struct DetectionProfile: Sendable, Hashable {
     public var crash: CrashDetectorParameters?
     /// The stage after a fall detection; nil sends the alert at once (its countdown still runs).
     public var confirmation: StillnessParameters?
+    /// The recovery check after a fall detection; nil reports none.
+    public var recovery: RecoveryParameters?
     /// Seconds between two detections of one event.
     public var refractorySeconds: Double
     public var sensitivity: DetectionSensitivity
@@ -20,7 +22,7 @@ public struct DetectionProfile: Sendable, Hashable {
     public init(
         name: String, summary: String, fall: FallJudgeChoice?, multiphase: MultiphaseFallParameters = MultiphaseFallParameters(),
         learnedThreshold: Float = 0.5, candidates: FallCandidateSettings = FallCandidateSettings(), freeFall: FreeFallParameters?,
-        crash: CrashDetectorParameters?, confirmation: StillnessParameters?, refractorySeconds: Double = 30,
+        crash: CrashDetectorParameters?, confirmation: StillnessParameters?, recovery: RecoveryParameters? = nil, refractorySeconds: Double = 30,
         sensitivity: DetectionSensitivity = .standard
     ) {
         self.name = name
@@ -32,21 +34,24 @@ public struct DetectionProfile: Sendable, Hashable {
         self.freeFall = freeFall
         self.crash = crash
         self.confirmation = confirmation
+        self.recovery = recovery
         self.refractorySeconds = refractorySeconds
         self.sensitivity = sensitivity
     }
 
     /// Walking and daily life, older people included: falls (learned), long free falls, no
     /// crash detector. Stillness confirmation off: the countdown already lets the wearer cancel,
-    /// and an older person who fell may move without being able to get up.
+    /// and an older person who fell may move without being able to get up. The recovery check
+    /// reports a wearer who is up again.
     public static let walking = DetectionProfile(
         name: "walking", summary: "daily life and walking, older people included: falls and drops from height",
-        fall: .learned, freeFall: FreeFallParameters(), crash: nil, confirmation: nil)
+        fall: .learned, freeFall: FreeFallParameters(), crash: nil, confirmation: nil, recovery: RecoveryParameters())
 
     /// Cycling: crashes (armed from 15 km/h) and falls when off the bike or riding slowly.
     public static let cycling = DetectionProfile(
         name: "cycling", summary: "bicycle: crashes armed from 15 km/h, falls at low speed",
-        fall: .learned, freeFall: FreeFallParameters(), crash: .cycling, confirmation: StillnessParameters(stillSeconds: 10))
+        fall: .learned, freeFall: FreeFallParameters(), crash: .cycling, confirmation: StillnessParameters(stillSeconds: 10),
+        recovery: RecoveryParameters())
 
     /// Motorcycling: crashes (6 g, armed from 20 km/h); no fall detector, since a rider's trunk
     /// tilts and bounces like a fall in every bend and on every bump.

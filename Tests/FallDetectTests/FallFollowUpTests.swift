@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+@testable import FallDetect
+
+@Suite struct FallFollowUpTests {
+    static let fall = DetectionEvent(kind: .fall, detector: "test", confidence: 1, timestampNanoseconds: 1_000_000_000)
+
+    /// Frames at 100 Hz from 0 to `seconds`, tilted by `tilt(t)`: still while the trunk is
+    /// tilted past 45°, walking about (|a| swinging, turning at 60 °/s) while it is upright; the
+    /// detection starts at 1 s.
+    static func outcomes(
+        _ followUp: FallFollowUp, start event: DetectionEvent = fall, seconds: Double = 20, _ tilt: (Double) -> Float
+    ) -> [FollowUpOutcome] {
+        var followUp = followUp
+        var outcomes: [FollowUpOutcome] = []
+        for i in 0..<Int(seconds * 100) {
+            let t = Double(i) / 100
+            let upright = tilt(t) < 45
+            let swing = upright ? Float(0.3 * sin(t * 12)) : 0
+            let frame = MotionFrame(
+                timestampNanoseconds: Int64((t * 1e9).rounded()), samplePeriod: 0.01, acceleration: SIMD3(0, 0, 1 + swing),
+                angularRateMagnitude: upright ? 60 : 2, tiltDegrees: tilt(t), verticalAcceleration: 0, verticalVelocity: 0, saturated: false)
+            followUp.push(frame, into: &outcomes)
+            if i == 100 { followUp.start(event) }
+        }
+        return outcomes
+    }
+
+    static func both() throws -> FallFollowUp {
+        try FallFollowUp(confirmation: StillnessParameters(stillSeconds: 3, windowSeconds: 15), recovery: RecoveryParameters())
+    }
+
+    @Test func lyingStillIsConfirmedAndStaysDown() throws {
+        let outcomes = Self.outcomes(try Self.both()) { _ in 85 }
+        #expect(outcomes.map(\.kind) == [.confirmed, .stayedDown])
+        #expect(outcomes.allSatisfy { $0.event.timestampNanoseconds == Self.fall.timestampNanoseconds })
+        #expect(outcomes[0].event.evidence.stillSeconds != nil, "the confirmed event carries its seconds of stillness")
+        #expect(abs(Double(outcomes[1].timestampNanoseconds) / 1e9 - 11) < 0.02, "the recovery window ends 10 s after the detection")
+        #expect(outcomes[1].summary() == "stayed down: the fall at 1.0 s, not up again; the alert stands")
+    }
+
+    @Test func sittingUpSoonIsARecovery() throws {
+        // Up and walking 2 s after the detection, before 3 s of stillness: both stages see it.
+        let outcomes = Self.outcomes(try Self.both()) { t in t < 3 ? 85 : 15 }
+        // The recovery check wants 2 s upright, the stillness stage 3 s.
+        #expect(outcomes.map(\.kind) == [.recovered, .gotUp], "\(outcomes.map(\.kind))")
+        #expect(abs(Double(outcomes[0].timestampNanoseconds) / 1e9 - 5) < 0.02)
+        #expect(outcomes[0].summary(origin: 1_000_000_000).hasPrefix("recovered: the fall at 0.0 s, sitting or standing again"))
+    }
+
+    @Test func onlyTheStagesAskedForRun() throws {
+        let recoveryOnly = try FallFollowUp(confirmation: nil, recovery: RecoveryParameters())
+        #expect(Self.outcomes(recoveryOnly) { _ in 85 }.map(\.kind) == [.stayedDown])
+        let none = try FallFollowUp(confirmation: nil, recovery: nil)
+        #expect(Self.outcomes(none) { _ in 85 }.isEmpty)
+    }
+
+    @Test func crashesAreNotFollowed() throws {
+        let crash = DetectionEvent(kind: .crash, detector: "crash", confidence: 1, timestampNanoseconds: 1_000_000_000)
+        #expect(Self.outcomes(try Self.both(), start: crash) { _ in 85 }.isEmpty)
+        let drop = DetectionEvent(kind: .freeFall, detector: "free-fall", confidence: 1, timestampNanoseconds: 1_000_000_000)
+        #expect(!Self.outcomes(try Self.both(), start: drop) { _ in 85 }.isEmpty)
+    }
+
+    @Test func badStageParametersAreNamed() {
+        #expect { try FallFollowUp(confirmation: nil, recovery: RecoveryParameters(uprightTilt: 95)) } throws: {
+            ($0 as? FallDetectError)?.field == "uprightTilt"
+        }
+        #expect { try FallFollowUp(confirmation: StillnessParameters(stillSeconds: -1), recovery: nil) } throws: {
+            ($0 as? FallDetectError)?.field == "stillSeconds"
+        }
+    }
+}
