@@ -129,6 +129,23 @@ import Testing
         let outcomes = try Self.followUps(samples, profile: .walking, sampleRate: Float(fall.info.sensor.sampleRate))
         #expect(outcomes.map(\.kind) == [.recovered], "\(outcomes.map { $0.summary() })")
         #expect(outcomes.first?.event.timestampNanoseconds == detection)
+
+        // Up again, the wearer falls again within the 30 s gate: a new event, detected.
+        let again = (samples.last?.timestampNanoseconds ?? 0) + period - first
+        for s in fall.samples {
+            samples.append(IMUSample(timestampNanoseconds: again + s.timestampNanoseconds, acceleration: s.acceleration, angularRate: s.angularRate))
+        }
+        var pipeline = try DetectionPipeline(profile: .walking, sampleRate: Float(fall.info.sensor.sampleRate))
+        var falls: [Int64] = []
+        for sample in samples { falls += pipeline.push(sample).filter { $0.kind == .fall }.map(\.timestampNanoseconds) }
+        #expect(falls.count == 2, "\(falls)")
+        if falls.count == 2 { #expect(falls[1] - falls[0] < 30_000_000_000, "inside what the gate alone would hold back") }
+        var noRecovery = DetectionProfile.walking
+        noRecovery.recovery = nil
+        pipeline = try DetectionPipeline(profile: noRecovery, sampleRate: Float(fall.info.sensor.sampleRate))
+        var gated = 0
+        for sample in samples { gated += pipeline.push(sample).filter { $0.kind == .fall }.count }
+        #expect(gated == 1, "without the recovery check the gate holds the second fall back")
     }
 }
 

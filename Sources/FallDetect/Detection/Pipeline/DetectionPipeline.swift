@@ -39,7 +39,11 @@ public struct DetectionPipeline: Sendable {
     /// Adds one IMU sample; returns the detections it completed (usually none).
     public mutating func push(_ sample: IMUSample) -> [DetectionEvent] {
         let frame = frames.push(sample)
+        let known = followUps.count
         followUp.push(frame, into: &followUps)
+        // A wearer who got up again can fall again: the next fall is a new event, as the bench
+        // counts it, not one the gate holds back.
+        if followUps.count > known, followUps[known...].contains(where: { $0.kind == .recovered }) { fall?.gate.reset() }
         var events: [DetectionEvent] = []
         if let e = freeFall?.push(frame) { events.append(e) }
         if let e = fall?.push(frame) { events.append(e) }
