@@ -43,7 +43,4 @@ public struct FallFollowUp: Sendable {
             }
         }
     }
-
-    /// True while a stage still follows a detection.
-    public var isFollowing: Bool { stillness != nil || watch != nil }
 }
