@@ -27,8 +27,7 @@ public struct RecoveryParameters: Sendable, Hashable {
 
     /// Throws `.invalidArgument` naming the field that is out of range.
     public func validate() throws(FallDetectError) {
-        try FallDetectError.require(
-            uprightSeconds.isFinite && uprightSeconds > 0, "uprightSeconds", "must be positive, got \(uprightSeconds)")
+        try FallDetectError.requirePositive(uprightSeconds, "uprightSeconds")
         try FallDetectError.require(
             windowSeconds.isFinite && windowSeconds >= uprightSeconds, "windowSeconds",
             "must be at least uprightSeconds (\(uprightSeconds) s), got \(windowSeconds)")

@@ -30,13 +30,13 @@ public struct StillnessParameters: Sendable, Hashable {
 
     /// Throws `.invalidArgument` naming the field that is out of range.
     public func validate() throws(FallDetectError) {
-        try FallDetectError.require(stillSeconds.isFinite && stillSeconds >= 0, "stillSeconds", "must not be negative, got \(stillSeconds)")
+        try FallDetectError.requireNonNegative(stillSeconds, "stillSeconds")
         try FallDetectError.require(
             windowSeconds.isFinite && windowSeconds >= stillSeconds, "windowSeconds",
             "must be at least stillSeconds (\(stillSeconds) s), got \(windowSeconds)")
-        try FallDetectError.require(maximumDeviation.isFinite && maximumDeviation > 0, "maximumDeviation", "must be positive, got \(maximumDeviation)")
-        try FallDetectError.require(maximumAngularRate.isFinite && maximumAngularRate > 0, "maximumAngularRate", "must be positive, got \(maximumAngularRate)")
+        try FallDetectError.requirePositive(maximumDeviation, "maximumDeviation")
+        try FallDetectError.requirePositive(maximumAngularRate, "maximumAngularRate")
         try FallDetectError.require(uprightTilt.isFinite && uprightTilt > 0 && uprightTilt < 90, "uprightTilt", "must lie in (0, 90)°, got \(uprightTilt)")
-        try FallDetectError.require(uprightSeconds.isFinite && uprightSeconds > 0, "uprightSeconds", "must be positive, got \(uprightSeconds)")
+        try FallDetectError.requirePositive(uprightSeconds, "uprightSeconds")
     }
 }

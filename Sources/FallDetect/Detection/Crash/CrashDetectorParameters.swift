@@ -168,24 +168,12 @@ public struct CrashDetectorParameters: Sendable, Hashable {
         try FallDetectError.require(
             accelerometerFullScale.isFinite && accelerometerFullScale > 1,
             "accelerometerFullScale", "must be above 1 g, got \(accelerometerFullScale) g")
-        try FallDetectError.require(
-            saturatedImpactSeconds.isFinite && saturatedImpactSeconds > 0,
-            "saturatedImpactSeconds", "must be positive, got \(saturatedImpactSeconds) s")
-        try FallDetectError.require(
-            impactDeltaV.isFinite && impactDeltaV > 0,
-            "impactDeltaV", "must be positive, got \(impactDeltaV) m/s")
-        try FallDetectError.require(
-            armingSpeed.isFinite && armingSpeed > 0,
-            "armingSpeed", "must be positive, got \(armingSpeed) m/s")
-        try FallDetectError.require(
-            armingHoldSeconds.isFinite && armingHoldSeconds >= 0,
-            "armingHoldSeconds", "must not be negative, got \(armingHoldSeconds) s")
-        try FallDetectError.require(
-            gnssTimeoutSeconds.isFinite && gnssTimeoutSeconds > 0,
-            "gnssTimeoutSeconds", "must be positive, got \(gnssTimeoutSeconds) s")
-        try FallDetectError.require(
-            confirmationWindowSeconds.isFinite && confirmationWindowSeconds > 0,
-            "confirmationWindowSeconds", "must be positive, got \(confirmationWindowSeconds) s")
+        try FallDetectError.requirePositive(saturatedImpactSeconds, "saturatedImpactSeconds", unit: " s")
+        try FallDetectError.requirePositive(impactDeltaV, "impactDeltaV", unit: " m/s")
+        try FallDetectError.requirePositive(armingSpeed, "armingSpeed", unit: " m/s")
+        try FallDetectError.requireNonNegative(armingHoldSeconds, "armingHoldSeconds", unit: " s")
+        try FallDetectError.requirePositive(gnssTimeoutSeconds, "gnssTimeoutSeconds", unit: " s")
+        try FallDetectError.requirePositive(confirmationWindowSeconds, "confirmationWindowSeconds", unit: " s")
         try FallDetectError.require(
             stopSpeed.isFinite && stopSpeed >= 0 && stopSpeed < armingSpeed,
             "stopSpeed", "must lie in [0, armingSpeed = \(armingSpeed)) m/s, got \(stopSpeed) m/s")
@@ -195,39 +183,21 @@ public struct CrashDetectorParameters: Sendable, Hashable {
         try FallDetectError.require(
             speedLagSeconds.isFinite && speedLagSeconds >= 0 && speedLagSeconds < confirmationWindowSeconds,
              "speedLagSeconds", "must lie in [0, confirmationWindowSeconds = \(confirmationWindowSeconds)) s, got \(speedLagSeconds) s")
-        try FallDetectError.require(
-            slidingDeceleration.isFinite && slidingDeceleration > 0,
-            "slidingDeceleration", "must be positive, got \(slidingDeceleration) m/s²")
-        try FallDetectError.require(
-            steadyMotionSeconds.isFinite && steadyMotionSeconds > 0,
-            "steadyMotionSeconds", "must be positive, got \(steadyMotionSeconds) s")
-        try FallDetectError.require(
-            steadyTiltToleranceDegrees.isFinite && steadyTiltToleranceDegrees > 0,
-            "steadyTiltToleranceDegrees", "must be positive, got \(steadyTiltToleranceDegrees)°")
-        try FallDetectError.require(
-            steadyMaximumAngularRate.isFinite && steadyMaximumAngularRate > 0,
-            "steadyMaximumAngularRate", "must be positive, got \(steadyMaximumAngularRate) °/s")
-        try FallDetectError.require(
-            steadyMinimumActivity.isFinite && steadyMinimumActivity >= 0,
-            "steadyMinimumActivity", "must not be negative, got \(steadyMinimumActivity) g")
-        try FallDetectError.require(
-            fallbackStillSeconds.isFinite && fallbackStillSeconds > 0,
-            "fallbackStillSeconds", "must be positive, got \(fallbackStillSeconds) s")
+        try FallDetectError.requirePositive(slidingDeceleration, "slidingDeceleration", unit: " m/s²")
+        try FallDetectError.requirePositive(steadyMotionSeconds, "steadyMotionSeconds", unit: " s")
+        try FallDetectError.requirePositive(steadyTiltToleranceDegrees, "steadyTiltToleranceDegrees", unit: "°")
+        try FallDetectError.requirePositive(steadyMaximumAngularRate, "steadyMaximumAngularRate", unit: " °/s")
+        try FallDetectError.requireNonNegative(steadyMinimumActivity, "steadyMinimumActivity", unit: " g")
+        try FallDetectError.requirePositive(fallbackStillSeconds, "fallbackStillSeconds", unit: " s")
         try FallDetectError.require(
             fallbackTiltChangeDegrees.isFinite && fallbackTiltChangeDegrees >= 0 && fallbackTiltChangeDegrees <= 180,
             "fallbackTiltChangeDegrees", "must lie in [0, 180]°, got \(fallbackTiltChangeDegrees)°")
         try FallDetectError.require(
             fallbackWindowSeconds.isFinite && fallbackWindowSeconds >= fallbackStillSeconds,
              "fallbackWindowSeconds", "must be at least fallbackStillSeconds = \(fallbackStillSeconds) s, got \(fallbackWindowSeconds) s")
-        try FallDetectError.require(
-            stillAcceleration.isFinite && stillAcceleration > 0,
-            "stillAcceleration", "must be positive, got \(stillAcceleration) g")
-        try FallDetectError.require(
-            stillAngularRate.isFinite && stillAngularRate > 0,
-            "stillAngularRate", "must be positive, got \(stillAngularRate) °/s")
-        try FallDetectError.require(
-            motionSmoothingSeconds.isFinite && motionSmoothingSeconds > 0,
-            "motionSmoothingSeconds", "must be positive, got \(motionSmoothingSeconds) s")
+        try FallDetectError.requirePositive(stillAcceleration, "stillAcceleration", unit: " g")
+        try FallDetectError.requirePositive(stillAngularRate, "stillAngularRate", unit: " °/s")
+        try FallDetectError.requirePositive(motionSmoothingSeconds, "motionSmoothingSeconds", unit: " s")
         try FallDetectError.require(
             fallbackConfidence.isFinite && fallbackConfidence > 0 && fallbackConfidence <= 1,
             "fallbackConfidence", "must lie in (0, 1], got \(fallbackConfidence)")

@@ -38,7 +38,7 @@ public struct FallCandidateSettings: Sendable, Hashable {
     public func validate() throws(FallDetectError) {
         try FallDetectError.require(sampleRate.isFinite && sampleRate >= 10 && sampleRate <= 10_000, "sampleRate", "must lie in 10…10000 Hz, got \(sampleRate)")
         try FallDetectError.require(impactThreshold.isFinite && impactThreshold > 1, "impactThreshold", "must exceed 1 g, got \(impactThreshold)")
-        try FallDetectError.require(postureDelay.isFinite && postureDelay >= 0, "postureDelay", "must not be negative, got \(postureDelay)")
+        try FallDetectError.requireNonNegative(postureDelay, "postureDelay")
         try FallDetectError.require(
             decisionDelay.isFinite && decisionDelay > postureDelay && decisionDelay <= 10, "decisionDelay",
             "must lie after postureDelay (\(postureDelay) s) and within 10 s, got \(decisionDelay)")
