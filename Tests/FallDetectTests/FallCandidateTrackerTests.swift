@@ -225,6 +225,59 @@ import Testing
         #expect(found[0].candidate.tiltBefore == trace.tilt[0])
     }
 
+    // MARK: Turning over in bed
+
+    /// Lying (80°) from the start, an impact 5 s in, and the fastest downward speed before it.
+    static func lyingTrace(dropVelocity: Float, impactAt: Int = 500, tiltDip: Int? = nil) -> Trace {
+        var trace = Trace(count: impactAt + 200)
+        for i in 0..<trace.count { trace.tilt[i] = 80 }
+        if let tiltDip { trace.tilt[tiltDip] = 50 }
+        trace.verticalVelocity[impactAt - 20] = dropVelocity
+        trace.magnitude[impactAt] = 2.5
+        return trace
+    }
+
+    @Test func aTurnWhileLyingGivesNoCandidateButADropOutOfBedDoes() throws {
+        #expect(try Self.run(Self.lyingTrace(dropVelocity: -0.5)).isEmpty)
+        let drop = try Self.run(Self.lyingTrace(dropVelocity: -1.5))
+        try #require(drop.count == 1)
+        #expect(drop[0].candidate.minimumTiltBefore == 80)
+        #expect(drop[0].candidate.isTurnWhileLying(lyingTilt: 60, dropVelocity: -1) == false)
+    }
+
+    @Test func aMomentUprightInTheSecondsBeforeMeansNotLying() throws {
+        // 2 s before the impact the trunk was at 50°: the body did not lie throughout.
+        let found = try Self.run(Self.lyingTrace(dropVelocity: -0.5, tiltDip: 300))
+        try #require(found.count == 1)
+        #expect(found[0].candidate.minimumTiltBefore == 50)
+        // The same dip 4 s before lies outside the span looked at.
+        #expect(try Self.run(Self.lyingTrace(dropVelocity: -0.5, tiltDip: 100)).isEmpty)
+    }
+
+    @Test func whileTheAHRSSettlesPostureIsUnknownAndTheCandidateStays() throws {
+        // Impact 1.5 s in: from −3 s to −1 s only the first 0.5 s is held, before the tilt settled.
+        let found = try Self.run(Self.lyingTrace(dropVelocity: -0.5, impactAt: 150))
+        try #require(found.count == 1)
+        #expect(found[0].candidate.minimumTiltBefore == 0)
+    }
+
+    @Test func theCheckFollowsItsSettings() throws {
+        var s = Self.settings()
+        s.lyingTilt = 181
+        #expect(try Self.run(Self.lyingTrace(dropVelocity: -0.5), settings: s).count == 1)
+        s = Self.settings()
+        s.lyingDropVelocity = -0.4
+        #expect(try Self.run(Self.lyingTrace(dropVelocity: -0.5), settings: s).count == 1)
+        for bad in [Float(0), .nan] {
+            s = Self.settings()
+            s.lyingTilt = bad
+            #expect(throws: FallDetectError.self) { try FallCandidateTracker(settings: s) }
+        }
+        s = Self.settings()
+        s.lyingDropVelocity = 0.5
+        #expect(throws: FallDetectError.self) { try FallCandidateTracker(settings: s) }
+    }
+
     // MARK: Saturation
 
     @Test func saturationAtOrJustAfterThePeakIsReportedAndLaterIsNot() throws {

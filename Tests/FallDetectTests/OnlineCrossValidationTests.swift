@@ -171,5 +171,34 @@ import Testing
         #expect(r.result.counts.fallsMissed == 0 && r.result.falseAlarms == 0)
         #expect(throws: FallDetectError.self) { try OnlineCrossValidation.recovery(trials, folds: 3, scores: scores, thresholds: []) }
     }
+
+    @Test func aTargetSensitivityTakesTheFewestFalseAlarmsAmongTheChoicesThatReachIt() throws {
+        // Nobody gets up, so the threshold alone decides. F02 falls score 0.45; every ADL trial
+        // has one candidate at 0.5, and D03 one more at 0.41.
+        let never = RecoveryParameters.grid.count
+        let trials = try Self.recoveryTrials(adlFrom: never, fallFrom: never)
+        let scores: [[Float]] = trials.map { t in
+            switch t.name.activityCode {
+            case "F01": [0.6]
+            case "F02": [0.45]
+            case "D03": [0.41, 0.5, 0]
+            default: [0.5, 0, 0]
+            }
+        }
+        let thresholds: [Float] = [0.4, 0.44, 0.55]
+        // (SE + SP) / 2 gives up half the falls to clear every ADL trial.
+        let balanced = try OnlineCrossValidation.recovery(trials, folds: 3, scores: scores, thresholds: thresholds)
+        #expect(balanced.thresholds == [0.55, 0.55, 0.55])
+        #expect(balanced.result.counts.fallsMissed == 6 && balanced.result.falseAlarms == 0)
+        // With a 99 % target: both 0.4 and 0.44 reach it; 0.44 raises fewer false alarms.
+        let targeted = try OnlineCrossValidation.recovery(trials, folds: 3, scores: scores, thresholds: thresholds, targetSensitivity: 0.99)
+        #expect(targeted.thresholds == [0.44, 0.44, 0.44])
+        #expect(targeted.result.counts.fallsMissed == 0)
+        #expect(targeted.result.falseAlarms == 12, "one per ADL trial")
+        // Out of reach: the most sensitive choice, then the fewest false alarms.
+        let unreachable = try OnlineCrossValidation.recovery(trials, folds: 3, scores: scores, thresholds: [0.5, 0.55], targetSensitivity: 0.99)
+        #expect(unreachable.thresholds == [0.55, 0.55, 0.55])
+        #expect(unreachable.result.falseAlarms == 0)
+    }
 }
 

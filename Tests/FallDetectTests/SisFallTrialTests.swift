@@ -16,8 +16,9 @@ import Testing
         #expect(trial.samples.map(\.timestampNanoseconds) == [0, 5_000_000, 10_000_000])
         // Row 2: ADXL345 (1, -1, 2) g in the sensor frame; body x = +z, y = -x, z = -y.
         #expect(trial.samples[1].acceleration == SIMD3(2, -1, 1))
-        // ITG3200: 16384 · 4000/65536 = 1000 °/s.
-        #expect(trial.samples[1].angularRate == SIMD3(-1000, -1000, 0))
+        // ITG3200: 16384 / 14.375 °/s (the datasheet's sensitivity).
+        let rate = Float(16384) / 14.375
+        #expect(trial.samples[1].angularRate == SIMD3(-rate, -rate, 0))
         // MMA8451Q: raw/1024 g → (1, -2, 4) in the sensor frame.
         #expect(trial.mma8451qAcceleration[1] == SIMD3(4, -1, 2))
         let a = trial.samples[0].acceleration

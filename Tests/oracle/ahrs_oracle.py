@@ -41,7 +41,7 @@ def sisfall_rows(root, subject, limit):
             break
     raw = np.concatenate(chunks)[:limit]
     acc = raw[:, 0:3].astype(np.float32) / np.float32(256.0)
-    gyr = raw[:, 3:6].astype(np.float32) * np.float32(4000.0 / 65536.0)
+    gyr = raw[:, 3:6].astype(np.float32) / np.float32(14.375)  # ITG-3200 datasheet sensitivity
     # AxisMapping.sisFall: body x = +sensor z, y = -sensor x, z = -sensor y.
     def body(v):
         return np.stack([v[:, 2], -v[:, 0], -v[:, 1]], axis=1).astype(np.float32)

@@ -85,7 +85,8 @@ extension BenchCommand {
                 } else if train, recovery != nil {
                     // Per-fold recovery settings, chosen on the other folds' out-of-fold detections.
                     let validated = try OnlineCrossValidation.recovery(
-                        scan.trials, folds: folds, scores: scores, thresholds: Self.recoveryThresholds, confirmed: confirmed, detector: name)
+                        scan.trials, folds: folds, scores: scores, thresholds: Self.recoveryThresholds, confirmed: confirmed,
+                        targetSensitivity: Self.targetSensitivity, detector: name)
                     results.append(validated.result)
                     recoverySettings.append((name, zip(validated.thresholds, validated.recoverySettings).map { ($0, RecoveryParameters.grid[$1]) }))
                     recovery = Self.mostChosen(validated.recoverySettings)
@@ -144,6 +145,9 @@ extension BenchCommand {
 
     /// Learned thresholds the recovery detectors choose among per fold.
     static let recoveryThresholds: [Float] = (2...18).map { Float($0) * 0.05 }
+    /// The sensitivity the staged detectors' per-fold choice must reach before it trades
+    /// sensitivity for fewer false alarms: the target.
+    static let targetSensitivity = 0.99
 
     /// The setting most folds chose (the first of equals), for the sweep.
     static func mostChosen(_ settings: [Int]) -> Int? {

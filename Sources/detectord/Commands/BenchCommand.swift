@@ -32,8 +32,9 @@ struct BenchCommand: ParsableCommand {
             confirmation stage (2 s of stillness within 5 s; a detection counts when confirmed, up to 5 s \
             later than the fall window allows). +recovery adds the recovery check: a detection is \
             withdrawn when the wearer is upright again (trunk within 30° of vertical for 2 s) within 10 s; \
-            a trial that ends first counts as staying down; with --train the upright bound and seconds \
-            are chosen per fold on the other folds' subjects. c8 is the paper's feature run online: a detection when it \
+            a trial that ends first counts as staying down; with --train the upright bound and seconds, \
+            and the learned threshold in front of the check, are chosen per fold on the other folds' \
+            subjects: the fewest false alarms among the choices that keep 99 % of their falls. c8 is the paper's feature run online: a detection when it \
             crosses its threshold upward, which is fitted on the trials given (per fold with --train). \
             --rate runs the online protocol at a lower sample rate.
 

@@ -36,6 +36,9 @@ public struct FallCandidate: Sendable, Hashable {
     public var attitudeChange: Float
     /// Largest |ω| in the posture window, °/s: rolling or struggling after the impact.
     public var peakAngularRateAfter: Float
+    /// Smallest trunk tilt from 3 s to 1 s before the impact, degrees: at 60° and more the body
+    /// lay the whole time. 0 when unknown (the stream's first seconds, while the AHRS settles).
+    public var minimumTiltBefore: Float
     /// Timestamps on the samples' clock.
     public var fallingStartNanoseconds: Int64
     public var impactNanoseconds: Int64
@@ -44,7 +47,8 @@ public struct FallCandidate: Sendable, Hashable {
     public init(
         peakAcceleration: Float, saturated: Bool, minimumAccelerationBefore: Float, lowAccelerationSeconds: Float,
         tiltBefore: Float, tiltAfter: Float, maximumTiltAfter: Float, tiltAtDecision: Float, minimumVerticalVelocity: Float, peakAngularRate: Float,
-        motionAfter: Float, activityBefore: Float, attitudeChange: Float = 0, peakAngularRateAfter: Float = 0, fallingStartNanoseconds: Int64, impactNanoseconds: Int64,
+        motionAfter: Float, activityBefore: Float, attitudeChange: Float = 0, peakAngularRateAfter: Float = 0, minimumTiltBefore: Float = 0,
+        fallingStartNanoseconds: Int64, impactNanoseconds: Int64,
         decisionNanoseconds: Int64
     ) {
         self.peakAcceleration = peakAcceleration
@@ -61,9 +65,18 @@ public struct FallCandidate: Sendable, Hashable {
         self.activityBefore = activityBefore
         self.attitudeChange = attitudeChange
         self.peakAngularRateAfter = peakAngularRateAfter
+        self.minimumTiltBefore = minimumTiltBefore
         self.fallingStartNanoseconds = fallingStartNanoseconds
         self.impactNanoseconds = impactNanoseconds
         self.decisionNanoseconds = decisionNanoseconds
+    }
+
+    /// True when the body lay throughout the seconds before (`minimumTiltBefore` at or above
+    /// `lyingTilt`) and never dropped faster than `dropVelocity`: turning over in bed, not a fall.
+    /// A fall out of bed drops the hips 0.4–0.6 m, 2.8 m/s and more in free fall; −1 m/s is
+    /// what a drop of 5 cm reaches.
+    public func isTurnWhileLying(lyingTilt: Float, dropVelocity: Float) -> Bool {
+        minimumTiltBefore >= lyingTilt && minimumVerticalVelocity > dropVelocity
     }
 
     /// Tilt after minus tilt before, degrees.

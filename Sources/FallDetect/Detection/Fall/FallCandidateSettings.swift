@@ -13,16 +13,24 @@ public struct FallCandidateSettings: Sendable, Hashable {
     public var freeFallThreshold: Float
     /// Sample rate of the frames, Hz: spans in seconds become sample counts.
     public var sampleRate: Float
+    /// Tilt at and above which the body lies, degrees. An impact after lying throughout 3 s to
+    /// 1 s before it, without a drop faster than `lyingDropVelocity`, is a turn in bed and gives no
+    /// candidate (`FallCandidate.isTurnWhileLying`). Above 180 the check is off.
+    public var lyingTilt: Float
+    /// Downward speed that tells a fall out of bed from a turn in it, m/s (negative down).
+    public var lyingDropVelocity: Float
 
     public init(
         impactThreshold: Float = 1.6, postureDelay: Float = 0.2, decisionDelay: Float = 0.6,
-        freeFallThreshold: Float = 0.6, sampleRate: Float = 200
+        freeFallThreshold: Float = 0.6, sampleRate: Float = 200, lyingTilt: Float = 60, lyingDropVelocity: Float = -1
     ) {
         self.impactThreshold = impactThreshold
         self.postureDelay = postureDelay
         self.decisionDelay = decisionDelay
         self.freeFallThreshold = freeFallThreshold
         self.sampleRate = sampleRate
+        self.lyingTilt = lyingTilt
+        self.lyingDropVelocity = lyingDropVelocity
     }
 
     /// Seconds before the impact over which the pre-fall posture is averaged: [-2 s, -1 s].
@@ -31,6 +39,11 @@ public struct FallCandidateSettings: Sendable, Hashable {
     static let fallingSpan: Float = 1
     /// Seconds before the impact over which activity is measured: [-3 s, -0.5 s].
     static let activitySpan: (start: Float, end: Float) = (3, 0.5)
+    /// Seconds before the impact over which the body must have lain for a turn in bed: [-3 s, -1 s].
+    static let lyingSpan: (start: Float, end: Float) = (3, 1)
+    /// Seconds from the stream's start before the AHRS's tilt is trusted: it starts from upright
+    /// and needs about a second to settle (SisFall's lying trials read 70° of 72° at 0.5 s).
+    static let settlingSeconds: Float = 1
 
     func samples(_ seconds: Float) -> Int { max(1, Int((seconds * sampleRate).rounded())) }
 
@@ -45,5 +58,7 @@ public struct FallCandidateSettings: Sendable, Hashable {
         try FallDetectError.require(
             freeFallThreshold.isFinite && freeFallThreshold > 0 && freeFallThreshold < 1, "freeFallThreshold",
             "must lie in (0, 1) g, got \(freeFallThreshold)")
+        try FallDetectError.requirePositive(lyingTilt, "lyingTilt")
+        try FallDetectError.require(lyingDropVelocity.isFinite && lyingDropVelocity < 0, "lyingDropVelocity", "must be negative (down), got \(lyingDropVelocity) m/s")
     }
 }

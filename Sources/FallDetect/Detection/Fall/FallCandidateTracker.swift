@@ -46,6 +46,7 @@ public struct FallCandidateTracker: Sendable {
             let candidate = measure(peakIndex: current.index, magnitude: current.magnitude, timestamp: current.timestamp, now: frame.timestampNanoseconds)
             peak = nil
             saturatedDuringImpact = false
+            if candidate.isTurnWhileLying(lyingTilt: settings.lyingTilt, dropVelocity: settings.lyingDropVelocity) { return nil }
             return candidate
         }
         if m >= settings.impactThreshold {
@@ -67,6 +68,10 @@ public struct FallCandidateTracker: Sendable {
         let after = history.summary((p + postureDelaySamples)..<(index + 1))
         let activity = history.summary((p - s.samples(FallCandidateSettings.activitySpan.start))..<(p - s.samples(FallCandidateSettings.activitySpan.end)))
         let rotation = history.summary((p - s.samples(FallCandidateSettings.fallingSpan))..<(p + postureDelaySamples))
+        // Only tilt after the AHRS settled counts; an impact in the first seconds has none.
+        let lyingEnd = p - s.samples(FallCandidateSettings.lyingSpan.end)
+        let lyingStart = max(p - s.samples(FallCandidateSettings.lyingSpan.start), s.samples(FallCandidateSettings.settlingSeconds))
+        let lying = lyingStart < lyingEnd ? history.summary(lyingStart..<lyingEnd) : nil
         // The falling phase is the weightless stretch nearest before the impact: its first
         // sample. Without one, the moment |a| was smallest in the second before the impact.
         let earliest = max(p - s.samples(FallCandidateSettings.fallingSpan), history.count - history.capacity, 0)
@@ -102,7 +107,7 @@ public struct FallCandidateTracker: Sendable {
             maximumTiltAfter: after?.maximumTilt ?? 0, tiltAtDecision: history.entry(index)?.tilt ?? 0,
             minimumVerticalVelocity: falling?.minimumVerticalVelocity ?? 0, peakAngularRate: rotation?.maximumAngularRate ?? 0,
             motionAfter: after?.magnitudeDeviation ?? 0, activityBefore: activity?.meanAbsoluteDeviation ?? 0,
-            attitudeChange: attitudeChange, peakAngularRateAfter: after?.maximumAngularRate ?? 0,
+            attitudeChange: attitudeChange, peakAngularRateAfter: after?.maximumAngularRate ?? 0, minimumTiltBefore: lying?.minimumTilt ?? 0,
             fallingStartNanoseconds: fallingTimestamp, impactNanoseconds: timestamp, decisionNanoseconds: now)
     }
 }

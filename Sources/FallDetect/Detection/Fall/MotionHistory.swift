@@ -47,6 +47,7 @@ struct MotionHistory: Sendable {
             s.minimumVerticalVelocity = min(s.minimumVerticalVelocity, e.verticalVelocity)
             s.maximumAngularRate = max(s.maximumAngularRate, e.angularRate)
             s.maximumTilt = max(s.maximumTilt, e.tilt)
+            s.minimumTilt = min(s.minimumTilt, e.tilt)
             sum += Double(e.magnitude)
             sumSquares += Double(e.magnitude) * Double(e.magnitude)
             tiltSum += Double(e.tilt)
@@ -70,6 +71,7 @@ struct MotionHistory: Sendable {
         var minimumVerticalVelocity: Float = .infinity
         var maximumAngularRate: Float = 0
         var maximumTilt: Float = 0
+        var minimumTilt: Float = .infinity
         var meanTilt: Float = 0
         /// Standard deviation of |a|, g.
         var magnitudeDeviation: Float = 0

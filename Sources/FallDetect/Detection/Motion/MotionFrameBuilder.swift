@@ -1,10 +1,12 @@
 /// Turns IMU samples into `MotionFrame`s: AHRS attitude (tilt), earth-frame vertical acceleration
-/// and a drift-controlled vertical velocity, and a saturation flag. O(1) per sample, no allocation.
+/// less what the still body reads in its posture, a drift-controlled vertical velocity, and a
+/// saturation flag. O(1) per sample, no allocation.
 public struct MotionFrameBuilder: Sendable {
     public let sampleRate: Float
     /// Accelerometer full scale, g; readings at 98 % of it or beyond are flagged as saturated.
     public let accelerometerRange: Float
     var ahrs: AHRS
+    var stationaryBias = StationaryBiasEstimator()
     var velocity: VerticalVelocityEstimator
     var previousTimestamp: Int64?
 
@@ -35,14 +37,19 @@ public struct MotionFrameBuilder: Sendable {
         ahrs.samplePeriod = period
         ahrs.update(sample)
         let output = ahrs.output
-        let v = velocity.push(earthAccelerationZ: output.earthAcceleration.z, samplePeriod: period)
         let a = sample.acceleration
         let g = sample.angularRate
+        let magnitude = (a * a).sum().squareRoot()
+        let rate = (g * g).sum().squareRoot()
+        let bias = stationaryBias.push(
+            verticalAcceleration: output.earthAcceleration.z, accelerationMagnitude: magnitude, angularRate: rate, samplePeriod: period)
+        let vertical = output.earthAcceleration.z - bias
+        let v = velocity.push(earthAccelerationZ: vertical, samplePeriod: period)
         let limit = accelerometerRange * 0.98
         let saturated = abs(a.x) >= limit || abs(a.y) >= limit || abs(a.z) >= limit
         return MotionFrame(
             timestampNanoseconds: sample.timestampNanoseconds, samplePeriod: period, acceleration: a,
-            angularRateMagnitude: (g * g).sum().squareRoot(), tiltDegrees: output.tiltDegrees,
-            verticalAcceleration: output.earthAcceleration.z, verticalVelocity: v, saturated: saturated, gravity: output.gravity)
+            angularRateMagnitude: rate, tiltDegrees: output.tiltDegrees,
+            verticalAcceleration: vertical, verticalVelocity: v, saturated: saturated, gravity: output.gravity)
     }
 }

@@ -34,14 +34,18 @@ public enum OnlineCrossValidation {
     }
 
     /// The learned detector followed by the recovery check: each fold tested with the setting of
-    /// `RecoveryParameters.grid`, and the threshold of `thresholds`, that give the best
-    /// (SE + SP) / 2 on the other folds' subjects (ties: the higher SE, then fewer false alarms,
-    /// then the earlier entry). A later stage that withdraws false alarms lets the detector itself
-    /// run more sensitive, so the two are chosen together. `scores` are out-of-fold scores (from
-    /// `learned`), so the choice sees detections as they are on unseen people.
+    /// `RecoveryParameters.grid`, and the threshold of `thresholds`, chosen on the other folds'
+    /// subjects. With a `targetSensitivity`, the choice is the one with the fewest false alarms
+    /// among those that reach it (ties: the higher SE), or the most sensitive when none does
+    /// (ties: fewer false alarms): a product fixes how many falls it may miss and then wants as
+    /// few false alarms as it can get. Without one, the best (SE + SP) / 2 (ties: the higher SE,
+    /// then fewer false alarms). Remaining ties go to the earlier entry. A later stage that
+    /// withdraws false alarms lets the detector itself run more sensitive, so the two are chosen
+    /// together. `scores` are out-of-fold scores (from `learned`), so the choice sees detections
+    /// as they are on unseen people.
     public static func recovery(
         _ trials: [OnlineTrial], folds count: Int, scores: [[Float]], thresholds: [Float], confirmed: Bool = false,
-        detector: String = "learned+recovery", tolerance: Double = OnlineProtocol.defaultTolerance
+        targetSensitivity: Double? = nil, detector: String = "learned+recovery", tolerance: Double = OnlineProtocol.defaultTolerance
     ) throws(FallDetectError) -> OnlineCrossValidationResult {
         guard !thresholds.isEmpty else { throw FallDetectError(.invalidArgument, "no thresholds to choose from", field: "thresholds") }
         let folds = try SubjectFolds(subjects: trials.map(\.name.subject), count: count)
@@ -51,13 +55,19 @@ public enum OnlineCrossValidation {
             let inFold = trials.map { folds.fold(of: $0.name.subject) == k }
             let training = trials.indices.filter { !inFold[$0] }.map { (trial: trials[$0], scores: scores[$0]) }
             let test = trials.indices.filter { inFold[$0] }.map { (trial: trials[$0], scores: scores[$0]) }
-            var best: (threshold: Float, setting: Int, key: (Double, Double, Int))?
+            var best: (threshold: Float, setting: Int, key: (Int, Double, Double, Double))?
             for threshold in thresholds {
                 for setting in RecoveryParameters.grid.indices {
                     let r = OnlineProtocol.evaluate(
                         detector: "", trials: training.map(\.trial), scores: training.map(\.scores), threshold: threshold,
                         confirmed: confirmed, recovery: setting, tolerance: tolerance)
-                    let key = (r.counts.balancedAccuracy ?? 0, r.counts.sensitivity ?? 0, -r.falseAlarms)
+                    let sensitivity = r.counts.sensitivity ?? 0, fewerAlarms = -Double(r.falseAlarms)
+                    let key: (Int, Double, Double, Double)
+                    if let target = targetSensitivity {
+                        key = sensitivity >= target ? (1, fewerAlarms, sensitivity, 0) : (0, sensitivity, fewerAlarms, 0)
+                    } else {
+                        key = (0, r.counts.balancedAccuracy ?? 0, sensitivity, fewerAlarms)
+                    }
                     if let b = best, !(key > b.key) { continue }
                     best = (threshold, setting, key)
                 }
