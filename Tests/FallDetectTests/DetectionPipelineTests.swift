@@ -48,6 +48,48 @@ import Testing
         }
     }
 
+    /// Lying on the back in bed for 8 s, then turning onto the side, either on the mattress (the
+    /// hips lift a little and land at about 3 g, as SisFall's D14 turns do) or over the edge: 0.3 s of near free fall (a
+    /// 0.4 m drop) and an 8 g impact on the floor. Then 15 s lying on the side. 100 Hz.
+    static func inBed(seed: UInt64, outOfBed: Bool) -> Recording {
+        var m = SyntheticMotion(seed: seed, attitude: SIMD3(0, -88, 0), sensor: SyntheticGenerator.sensor)
+        m.still(8)
+        let start = m.attitude, side = SIMD3<Double>(90, 0, 0)
+        let turn = outOfBed ? 0.85 : 0.7
+        m.run(turn + 0.3) { t, _ in
+            let attitude = start + (side - start) * SyntheticCurve.ease(t / turn)
+            var a = SIMD3<Double>.zero
+            if outOfBed {
+                a.z = -0.95 * SyntheticCurve.ease((t - 0.5) / 0.05) * (t < 0.8 ? 1 : 0)
+                a.z += 8 * SyntheticCurve.pulse(t, start: 0.8, duration: 0.06)
+            } else {
+                a.z = 0.3 * SyntheticCurve.pulse(t, start: 0.1, duration: 0.3) - 0.3 * SyntheticCurve.pulse(t, start: 0.4, duration: 0.3)
+                a.z += 2.2 * SyntheticCurve.pulse(t, start: 0.65, duration: 0.06)
+            }
+            return (attitude, a)
+        }
+        m.still(15)
+        let info = RecordingInfo(sensor: SyntheticGenerator.sensor, title: outOfBed ? "out of bed" : "turning over", isSynthetic: true)
+        return Recording(info: info, samples: m.samples)
+    }
+
+    @Test(arguments: 1...4)
+    func turningOverInBedIsNotAFallButRollingOutOfItIs(seed: Int) throws {
+        let turning = Self.inBed(seed: UInt64(seed), outOfBed: false)
+        #expect(turning.samples.map(\.acceleration).map { ($0 * $0).sum().squareRoot() }.max()! > 1.6, "the landing must make a candidate")
+        let quiet = try Self.detections(turning, profile: .walking)
+        #expect(quiet.isEmpty, "\(quiet.map(\.summary))")
+        // It is the turn-in-bed rule that keeps it quiet: without it the learned judge would fire.
+        var builder = MotionFrameBuilder(sampleRate: 100)
+        var tracker = try FallCandidateTracker(settings: FallCandidateSettings(sampleRate: 100, lyingTilt: 181))
+        let judge = try LearnedFallJudge.shipped()
+        let scores = turning.samples.compactMap { tracker.push(builder.push($0)) }.map(judge.score)
+        #expect(scores.contains { $0 >= judge.threshold }, "\(scores)")
+        let fall = try Self.detections(Self.inBed(seed: UInt64(seed), outOfBed: true), profile: .walking)
+        let event = try #require(fall.first { $0.kind == .fall }, "\(fall.map(\.summary))")
+        #expect(try #require(event.evidence.verticalVelocity) < -1.5)
+    }
+
     @Test(arguments: 1...4)
     func theCyclingProfileReportsTheCrashWithItsSpeeds(seed: Int) throws {
         let crash = SyntheticGenerator(seed: UInt64(seed)).generate(.bikeCrash)

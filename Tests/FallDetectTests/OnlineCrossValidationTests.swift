@@ -200,5 +200,41 @@ import Testing
         #expect(unreachable.thresholds == [0.55, 0.55, 0.55])
         #expect(unreachable.result.falseAlarms == 0)
     }
+
+    @Test func everythingIsFittedOnTheTrialsAndTestedOnTheTestedOnes() throws {
+        let trials = try Self.trials()
+        // Tested on softer falls (0.2 g less): the separating threshold is still fitted on the
+        // recorded ones, so the softened falls now fall under it; the ADL side is unchanged.
+        let tested = trials.map { trial in
+            var trial = trial
+            if trial.name.isFall { trial.candidates = trial.candidates.map { var c = $0; c.peakAcceleration -= 0.2; return c } }
+            return trial
+        }
+        let plain = try OnlineCrossValidation.multiphase(trials, folds: 3).result
+        let r = try OnlineCrossValidation.multiphase(trials, folds: 3, tested: tested)
+        #expect(r.result.threshold == plain.threshold)
+        #expect(r.result.counts.fallsMissed == 12 && plain.counts.fallsMissed == 0)
+        #expect(r.result.falseAlarms == plain.falseAlarms && r.result.counts.adlsCleared == plain.counts.adlsCleared)
+        let plainScores = try OnlineCrossValidation.multiphase(trials, folds: 3).scores
+        #expect(r.fittedScores != r.scores && r.fittedScores == plainScores)
+        let c8 = try OnlineBaseline.crossValidate(trials, folds: 3, tested: tested)
+        #expect(c8.counts.trials == trials.count)
+        // One training per fold gives the out-of-fold scores of both lists.
+        let learnedTrials = try Self.trials(learned: true)
+        let trainer = BoostedTreesTrainer(trees: 10, learningRate: 0.5, maximumDepth: 2, minimumLeafRows: 2, bins: 16, l2: 1)
+        let learned = try OnlineCrossValidation.learned(learnedTrials, folds: 3, trainer: trainer, threshold: 0.5, tested: learnedTrials)
+        let learnedAlone = try OnlineCrossValidation.learned(learnedTrials, folds: 3, trainer: trainer, threshold: 0.5)
+        #expect(learned.fittedScores == learnedAlone.scores && learned.scores == learnedAlone.scores)
+        // The recovery choice too: withdrawing nothing from the tested falls it was not fitted on.
+        let scores = trials.map { $0.candidates.map { _ in Float(1) } }
+        let testedScores = trials.map { t in t.candidates.map { _ in Float(t.name.isFall ? 0.1 : 1) } }
+        let recovered = try OnlineCrossValidation.recovery(trials, folds: 3, scores: scores, thresholds: [0.5], tested: (trials, testedScores))
+        #expect(recovered.thresholds == [0.5, 0.5, 0.5] && recovered.result.counts.fallsMissed == 12)
+        // Tested trials must be the fitted ones, in the same order.
+        #expect(throws: FallDetectError.self) { try OnlineCrossValidation.multiphase(trials, folds: 3, tested: tested.reversed()) }
+        #expect(throws: FallDetectError.self) {
+            try OnlineCrossValidation.recovery(trials, folds: 3, scores: scores, thresholds: [0.5], tested: (trials, Array(testedScores.dropLast())))
+        }
+    }
 }
 

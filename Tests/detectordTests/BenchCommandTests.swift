@@ -185,6 +185,27 @@ import Testing
         #expect(learned100["sensitivity"] as? Double ?? 0 > 0.9)
         let badRate = try DetectordProcess.run(["bench", "--root", dir.path, "--protocol", "online", "--rate", "120"])
         #expect(badRate.status == 64)
+
+        // Softened falls: fitted on the falls as recorded, so the ADL side is exactly as before,
+        // and the falls, half as hard, are found less often.
+        let soft = dir.appendingPathComponent("online-soft.json")
+        let outputSoft = try DetectordProcess.run([
+            "bench", "--root", dir.path, "--protocol", "online", "--detector", "multiphase", "--train", "--folds", "3", "--soften", "0.5",
+            "--json", soft.path, "--cache", dir.appendingPathComponent("cache").path,
+        ])
+        #expect(outputSoft.status == 0, "\(outputSoft.standardError)")
+        #expect(outputSoft.standardOutput.contains("tested on falls softened to 0.50"))
+        let reportSoft = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: soft)) as? [String: Any])
+        #expect(reportSoft["soften"] as? Double == 0.5)
+        #expect(report["soften"] is NSNull)
+        let multiphase = detectors[1], softMultiphase = try #require((reportSoft["detectors"] as? [[String: Any]])?.first)
+        #expect(softMultiphase["false_alarms"] as? Int == multiphase["false_alarms"] as? Int)
+        #expect(softMultiphase["threshold"] as? Double == multiphase["threshold"] as? Double)
+        #expect(softMultiphase["sensitivity"] as? Double ?? 1 < multiphase["sensitivity"] as? Double ?? 0)
+        for bad in [["--soften", "1.5"], ["--soften", "0"], ["--protocol", "trial", "--soften", "0.5"]] {
+            let refused = try DetectordProcess.run(["bench", "--root", dir.path, "--protocol", "online"] + bad)
+            #expect(refused.status == 64, "\(bad)")
+        }
     }
 
     @Test func badArgumentsAreRefused() throws {

@@ -49,56 +49,63 @@ extension BenchCommand {
                 err.write("note: \(scan.fallsWithoutLabels.count) fall trials have no labels and are left out: "
                     + scan.fallsWithoutLabels.prefix(5).map(\.description).joined(separator: ", ") + "\n")
             }
-            var learnedScores: [[Float]]?
+            // With --soften every detector is fitted on the trials as recorded and tested on the
+            // same trials with their falls softened.
+            let softened = try soften.map { scale throws(FallDetectError) in
+                try OnlineScan(dataset: data, decimation: 200 / rate, softening: FallSoftening(scale: scale), cache: trialCache())
+            }
+            let tested = softened?.trials ?? scan.trials
+            var learnedScores: (fitted: [[Float]], tested: [[Float]])?
             var learnedThreshold: Float = 0.5
             for name in names where name == OnlineBaseline.name {
                 // C8 has no shipped threshold: fitted on all trials, or per fold with --train.
                 results.append(
                     train
-                        ? try OnlineBaseline.crossValidate(scan.trials, folds: folds)
-                        : OnlineBaseline.evaluate(scan.trials, threshold: OnlineBaseline.bestThreshold(scan.trials)))
-                if plot != nil || json != nil { sweeps.append(OnlineBaseline.sweep(scan.trials)) }
+                        ? try OnlineBaseline.crossValidate(scan.trials, folds: folds, tested: tested)
+                        : OnlineBaseline.evaluate(tested, threshold: OnlineBaseline.bestThreshold(scan.trials)))
+                if plot != nil || json != nil { sweeps.append(OnlineBaseline.sweep(tested)) }
             }
             for name in names where name != OnlineBaseline.name {
                 let shipped = try Self.shippedJudge(name)
                 let confirmed = name.contains("+stillness")
                 // The shipped recovery setting, or per fold with --train.
                 var recovery = name.contains("+recovery") ? RecoveryParameters.grid.firstIndex(of: RecoveryParameters()) : nil
-                var scores = OnlineProtocol.scores(of: shipped, in: scan.trials)
+                var scores = OnlineProtocol.scores(of: shipped, in: tested)
+                var fittedScores = scores
                 var threshold = shipped.threshold
                 if train, name.hasPrefix("learned"), let known = learnedScores {
                     // The same out-of-fold models: the stage after them changes nothing they learnt.
-                    scores = known
+                    (fittedScores, scores) = known
                     threshold = learnedThreshold
-                } else if train {
-                    let validated =
-                        name.hasPrefix("learned")
-                        ? try OnlineCrossValidation.learned(scan.trials, folds: folds, trainer: trainer.trainer, threshold: shipped.threshold)
-                        : try OnlineCrossValidation.multiphase(scan.trials, folds: folds)
-                    scores = validated.scores
+                } else if train, name.hasPrefix("learned") {
+                    let validated = try OnlineCrossValidation.learned(
+                        scan.trials, folds: folds, trainer: trainer.trainer, threshold: shipped.threshold, tested: softened?.trials)
+                    (fittedScores, scores) = (validated.fittedScores, validated.scores)
                     threshold = validated.result.threshold
-                    if name.hasPrefix("learned") { (learnedScores, learnedThreshold) = (scores, threshold) }
+                    (learnedScores, learnedThreshold) = ((fittedScores, scores), threshold)
                 }
                 if train, !name.hasPrefix("learned") {
                     // Per-fold thresholds: the pooled result comes from the folds themselves.
-                    results.append(try OnlineCrossValidation.multiphase(scan.trials, folds: folds).result)
+                    let validated = try OnlineCrossValidation.multiphase(scan.trials, folds: folds, tested: tested)
+                    (scores, threshold) = (validated.scores, validated.result.threshold)
+                    results.append(validated.result)
                 } else if train, recovery != nil {
                     // Per-fold recovery settings, chosen on the other folds' out-of-fold detections.
                     let validated = try OnlineCrossValidation.recovery(
-                        scan.trials, folds: folds, scores: scores, thresholds: Self.recoveryThresholds, confirmed: confirmed,
-                        targetSensitivity: Self.targetSensitivity, detector: name)
+                        scan.trials, folds: folds, scores: fittedScores, thresholds: Self.recoveryThresholds, confirmed: confirmed,
+                        targetSensitivity: Self.targetSensitivity, tested: (tested, scores), detector: name)
                     results.append(validated.result)
                     recoverySettings.append((name, zip(validated.thresholds, validated.recoverySettings).map { ($0, RecoveryParameters.grid[$1]) }))
                     recovery = Self.mostChosen(validated.recoverySettings)
                 } else {
                     results.append(
                         OnlineProtocol.evaluate(
-                            detector: name, trials: scan.trials, scores: scores, threshold: threshold, confirmed: confirmed, recovery: recovery))
+                            detector: name, trials: tested, scores: scores, threshold: threshold, confirmed: confirmed, recovery: recovery))
                 }
                 if plot != nil || json != nil {
                     sweeps.append(
                         OnlineProtocol.sweep(
-                            trials: scan.trials, scores: scores, thresholds: Self.sweepThresholds(name), confirmed: confirmed, recovery: recovery))
+                            trials: tested, scores: scores, thresholds: Self.sweepThresholds(name), confirmed: confirmed, recovery: recovery))
                 }
             }
         } catch let error as FallDetectError {
@@ -177,7 +184,8 @@ extension BenchCommand {
         var text = "SisFall at \(root): \(scan.trials.count) trials (\(falls) falls, \(scan.trials.count - falls) ADL, "
             + "\(ProgressLine.fixed(adlHours, 2)) h of ADL), \(subjects) subjects; online protocol, "
             + (train ? "\(folds) folds by subject, parameters fitted on the other folds" : "shipped parameters")
-            + (scan.decimation > 1 ? ", at \(rate) Hz (one sample in \(scan.decimation))" : "") + "\n"
+            + (scan.decimation > 1 ? ", at \(rate) Hz (one sample in \(scan.decimation))" : "")
+            + (soften.map { "; tested on falls softened to \(ProgressLine.fixed(Double($0), 2)) of their departure from 1 g" } ?? "") + "\n"
         let header = ["detector", "SE %", "SP %", "AC %", "false alarms/h", "latency ms (median/p95)", "young SE/SP %", "elderly SE/SP %", "threshold"]
         var lines = [header]
         for r in results {
@@ -258,7 +266,7 @@ extension BenchCommand {
             "dataset": "sisfall", "root": root, "trials": scan.trials.count, "falls": falls, "adls": scan.trials.count - falls,
             "adl_hours": results.first?.adlHours ?? 0, "subjects": Set(scan.trials.map(\.name.subject)).count,
             "protocol": "online", "tolerance_s": OnlineProtocol.defaultTolerance, "sample_rate_hz": rate, "wall_seconds": wallSeconds,
-            "detectors": detectors,
+            "soften": soften.map { Double($0) as Any } ?? NSNull(), "detectors": detectors,
         ]
     }
 }

@@ -36,7 +36,10 @@ struct BenchCommand: ParsableCommand {
             and the learned threshold in front of the check, are chosen per fold on the other folds' \
             subjects: the fewest false alarms among the choices that keep 99 % of their falls. c8 is the paper's feature run online: a detection when it \
             crosses its threshold upward, which is fitted on the trials given (per fold with --train). \
-            --rate runs the online protocol at a lower sample rate.
+            --rate runs the online protocol at a lower sample rate. --soften K tests every detector on \
+            the fall trials with |a| - 1 g scaled by K from 0.1 s before the labelled fall to 0.3 s after \
+            its impact (the gyroscope untouched), all fitting still done on the trials as recorded: how \
+            much of the sensitivity rests on hard, fast falls.
 
             --plot writes an SVG: each detector's threshold sweep as a ROC curve (trials), its operating \
             point, the paper's published points, and the share of trials with a detection per activity code.
@@ -59,6 +62,9 @@ struct BenchCommand: ParsableCommand {
 
     @Option(name: .customLong("rate"), help: ArgumentHelp("Online protocol: run at this sample rate, keeping every n-th of SisFall's 200 Hz samples (200, 100, 50, 40, 25, 20).", valueName: "hz"))
     var rate: Int = 200
+
+    @Option(name: .customLong("soften"), help: ArgumentHelp("Online protocol: test on the falls with every acceleration's departure from 1 g scaled by this factor in (0, 1], from 0.1 s before the fall to 0.3 s after its impact; everything is still fitted on the falls as recorded. A stress test for softer, slower falls.", valueName: "k"))
+    var soften: Float?
 
     @OptionGroup(title: "Learned detector training (with --train)")
     var trainer: TrainerOptions
@@ -83,6 +89,10 @@ struct BenchCommand: ParsableCommand {
         if evaluationProtocol == "online" { _ = try onlineDetectors() } else { _ = try features() }
         guard rate > 0, 200 % rate == 0, rate >= 20 else { throw ValidationError("--rate must divide 200 and be at least 20, got \(rate)") }
         guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
+        if let soften {
+            guard evaluationProtocol == "online" else { throw ValidationError("--soften needs --protocol online") }
+            guard soften.isFinite, soften > 0, soften <= 1 else { throw ValidationError("--soften must lie in (0, 1], got \(soften)") }
+        }
     }
 
     func features() throws -> [SisFallFeature] {

@@ -73,10 +73,13 @@ public enum OnlineBaseline {
         return best.threshold
     }
 
-    /// Each fold tested at the threshold that was best on the other folds' subjects.
-    public static func crossValidate(_ trials: [OnlineTrial], folds count: Int, tolerance: Double = OnlineProtocol.defaultTolerance)
-        throws(FallDetectError) -> OnlineProtocolResult
-    {
+    /// Each fold tested at the threshold that was best on the other folds' subjects. `tested`,
+    /// when given, holds the trials each fold is tested on instead (the same trials in the same
+    /// order, e.g. with softened falls); the threshold is still fitted on `trials`.
+    public static func crossValidate(
+        _ trials: [OnlineTrial], folds count: Int, tested: [OnlineTrial]? = nil, tolerance: Double = OnlineProtocol.defaultTolerance
+    ) throws(FallDetectError) -> OnlineProtocolResult {
+        let tested = try OnlineCrossValidation.matching(tested, trials)
         let folds = try SubjectFolds(subjects: trials.map(\.name.subject), count: count)
         var merged: OnlineProtocolResult?
         var sum: Float = 0
@@ -84,7 +87,7 @@ public enum OnlineBaseline {
             let training = trials.filter { folds.fold(of: $0.name.subject) != k }
             let threshold = bestThreshold(training, tolerance: tolerance)
             sum += threshold
-            let result = evaluate(trials.filter { folds.fold(of: $0.name.subject) == k }, threshold: threshold, tolerance: tolerance)
+            let result = evaluate(tested.filter { folds.fold(of: $0.name.subject) == k }, threshold: threshold, tolerance: tolerance)
             if merged == nil { merged = result } else { merged?.merge(result) }
         }
         guard var merged else { throw FallDetectError(.noData, "no folds", field: "folds") }

@@ -1,13 +1,16 @@
 /// Leave-subjects-out evaluation of the fall detectors under the online protocol: each fold's
 /// subjects are tested with parameters fitted on the other folds' subjects only, so every figure
 /// is on people the detector never saw.
+///
+/// Every function takes an optional `tested`: the same trials, in the same order, as each fold is
+/// tested on them (`FallSoftening`'s softened falls); everything is still fitted on `trials`.
 public enum OnlineCrossValidation {
     /// The learned detector: a model trained per fold with `trainer`, judged at `threshold`.
     public static func learned(
         _ trials: [OnlineTrial], folds count: Int, trainer: BoostedTreesTrainer = BoostedTreesTrainer(), threshold: Float,
-        tolerance: Double = OnlineProtocol.defaultTolerance
+        tested: [OnlineTrial]? = nil, tolerance: Double = OnlineProtocol.defaultTolerance
     ) throws(FallDetectError) -> OnlineCrossValidationResult {
-        try crossValidate(trials, folds: count, tolerance: tolerance) { (training: [OnlineTrial]) throws(FallDetectError) -> any FallJudge in
+        try crossValidate(trials, folds: count, tested: tested, tolerance: tolerance) { (training: [OnlineTrial]) throws(FallDetectError) -> any FallJudge in
             let data = OnlineProtocol.trainingRows(training, tolerance: tolerance)
             let model = try trainer.train(rows: data.rows, labels: data.labels, featureCount: FallCandidate.featureNames.count)
             return try LearnedFallJudge(model: model, threshold: threshold)
@@ -18,9 +21,9 @@ public enum OnlineCrossValidation {
     /// (SE + SP) / 2 on the training subjects, the other rules as given.
     public static func multiphase(
         _ trials: [OnlineTrial], folds count: Int, parameters: MultiphaseFallParameters = MultiphaseFallParameters(),
-        tolerance: Double = OnlineProtocol.defaultTolerance
+        tested: [OnlineTrial]? = nil, tolerance: Double = OnlineProtocol.defaultTolerance
     ) throws(FallDetectError) -> OnlineCrossValidationResult {
-        try crossValidate(trials, folds: count, tolerance: tolerance) { (training: [OnlineTrial]) throws(FallDetectError) -> any FallJudge in
+        try crossValidate(trials, folds: count, tested: tested, tolerance: tolerance) { (training: [OnlineTrial]) throws(FallDetectError) -> any FallJudge in
             var judge = try MultiphaseFallJudge(parameters: parameters)
             var best = (accuracy: -1.0, threshold: parameters.minimumImpact)
             for step in 0...40 {
@@ -42,19 +45,24 @@ public enum OnlineCrossValidation {
     /// then fewer false alarms). Remaining ties go to the earlier entry. A later stage that
     /// withdraws false alarms lets the detector itself run more sensitive, so the two are chosen
     /// together. `scores` are out-of-fold scores (from `learned`), so the choice sees detections
-    /// as they are on unseen people.
+    /// as they are on unseen people; `tested` comes with its own out-of-fold scores.
     public static func recovery(
         _ trials: [OnlineTrial], folds count: Int, scores: [[Float]], thresholds: [Float], confirmed: Bool = false,
-        targetSensitivity: Double? = nil, detector: String = "learned+recovery", tolerance: Double = OnlineProtocol.defaultTolerance
+        targetSensitivity: Double? = nil, tested: (trials: [OnlineTrial], scores: [[Float]])? = nil, detector: String = "learned+recovery",
+        tolerance: Double = OnlineProtocol.defaultTolerance
     ) throws(FallDetectError) -> OnlineCrossValidationResult {
         guard !thresholds.isEmpty else { throw FallDetectError(.invalidArgument, "no thresholds to choose from", field: "thresholds") }
+        let testTrials = try matching(tested?.trials, trials), testScores = tested?.scores ?? scores
+        guard scores.count == trials.count, testScores.count == trials.count else {
+            throw FallDetectError(.invalidArgument, "one list of scores per trial is needed", field: "scores")
+        }
         let folds = try SubjectFolds(subjects: trials.map(\.name.subject), count: count)
         var merged: OnlineProtocolResult?
         var chosen: [(threshold: Float, setting: Int)] = []
         for k in 0..<count {
             let inFold = trials.map { folds.fold(of: $0.name.subject) == k }
             let training = trials.indices.filter { !inFold[$0] }.map { (trial: trials[$0], scores: scores[$0]) }
-            let test = trials.indices.filter { inFold[$0] }.map { (trial: trials[$0], scores: scores[$0]) }
+            let test = trials.indices.filter { inFold[$0] }.map { (trial: testTrials[$0], scores: testScores[$0]) }
             var best: (threshold: Float, setting: Int, key: (Int, Double, Double, Double))?
             for threshold in thresholds {
                 for setting in RecoveryParameters.grid.indices {
@@ -85,27 +93,41 @@ public enum OnlineCrossValidation {
             result: merged, thresholds: chosen.map(\.threshold), scores: scores, recoverySettings: chosen.map(\.setting))
     }
 
+    /// `tested`, or `trials` without it; throws unless both list the same trials in the same order.
+    static func matching(_ tested: [OnlineTrial]?, _ trials: [OnlineTrial]) throws(FallDetectError) -> [OnlineTrial] {
+        guard let tested else { return trials }
+        guard tested.map(\.name) == trials.map(\.name) else {
+            throw FallDetectError(.invalidArgument, "the tested trials are not the fitted trials in the same order", field: "tested")
+        }
+        return tested
+    }
+
     static func crossValidate(
-        _ trials: [OnlineTrial], folds count: Int, tolerance: Double, fit: ([OnlineTrial]) throws(FallDetectError) -> any FallJudge
+        _ trials: [OnlineTrial], folds count: Int, tested: [OnlineTrial]?, tolerance: Double,
+        fit: ([OnlineTrial]) throws(FallDetectError) -> any FallJudge
     ) throws(FallDetectError) -> OnlineCrossValidationResult {
+        let separate = tested != nil
+        let tested = try matching(tested, trials)
         let folds = try SubjectFolds(subjects: trials.map(\.name.subject), count: count)
         var merged: OnlineProtocolResult?
         var thresholds: [Float] = []
         var scores = [[Float]](repeating: [], count: trials.count)
+        var fittedScores = scores
         for k in 0..<count {
             let members = trials.indices.filter { folds.fold(of: trials[$0].name.subject) == k }
-            let test = members.map { trials[$0] }
+            let test = members.map { tested[$0] }
             let training = trials.filter { folds.fold(of: $0.name.subject) != k }
             let judge = try fit(training)
             thresholds.append(judge.threshold)
             let testScores = test.map { $0.candidates.map(judge.score) }
             for (i, s) in zip(members, testScores) { scores[i] = s }
+            if separate { for i in members { fittedScores[i] = trials[i].candidates.map(judge.score) } }
             let result = OnlineProtocol.evaluate(
                 detector: judge.name, trials: test, scores: testScores, threshold: judge.threshold, tolerance: tolerance)
             if merged == nil { merged = result } else { merged?.merge(result) }
         }
         guard var merged else { throw FallDetectError(.noData, "no folds", field: "folds") }
         merged.threshold = thresholds.reduce(0, +) / Float(max(1, thresholds.count))
-        return OnlineCrossValidationResult(result: merged, thresholds: thresholds, scores: scores)
+        return OnlineCrossValidationResult(result: merged, thresholds: thresholds, scores: scores, fittedScores: separate ? fittedScores : nil)
     }
 }

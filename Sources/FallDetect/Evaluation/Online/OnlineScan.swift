@@ -21,11 +21,13 @@ public struct OnlineScan: Sendable {
     public let confirmation: StillnessParameters
     /// Every how many samples one was kept (1: SisFall's 200 Hz; 2: 100 Hz, as many IMUs run).
     public let decimation: Int
+    /// The stress test applied to the fall trials, if any.
+    public let softening: FallSoftening?
 
     public init(
         dataset: SisFallDataset, settings: FallCandidateSettings = FallCandidateSettings(),
-        confirmation: StillnessParameters = OnlineScan.benchConfirmation, decimation: Int = 1, cache: TrialCache? = nil,
-        workers: Int? = nil
+        confirmation: StillnessParameters = OnlineScan.benchConfirmation, decimation: Int = 1, softening: FallSoftening? = nil,
+        cache: TrialCache? = nil, workers: Int? = nil
     ) throws(FallDetectError) {
         guard (1...20).contains(decimation) else {
             throw FallDetectError(.invalidArgument, "decimation must lie in 1…20, got \(decimation)", field: "decimation")
@@ -41,7 +43,8 @@ public struct OnlineScan: Sendable {
             let start = clock.now
             // Keeping every n-th sample is what a sensor running at 200/n Hz would have delivered,
             // but for its own anti-aliasing filter.
-            let samples = decimation == 1 ? trial.samples : stride(from: 0, to: trial.samples.count, by: decimation).map { trial.samples[$0] }
+            let full = softening?.apply(to: trial) ?? trial.samples
+            let samples = decimation == 1 ? full : stride(from: 0, to: full.count, by: decimation).map { full[$0] }
             let found = Self.candidates(in: samples, settings: settings, confirmation: confirmation)
             let baseline = Self.baseline(in: samples, sampleRate: settings.sampleRate)
             let elapsed = start.duration(to: clock.now)
@@ -61,6 +64,7 @@ public struct OnlineScan: Sendable {
         self.settings = settings
         self.confirmation = confirmation
         self.decimation = decimation
+        self.softening = softening
         computeSeconds = seconds
         self.notices = notices
         fallsWithoutLabels = unlabelled.sorted()
