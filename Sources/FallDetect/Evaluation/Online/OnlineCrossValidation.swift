@@ -57,17 +57,16 @@ public enum OnlineCrossValidation {
             throw FallDetectError(.invalidArgument, "one list of scores per trial is needed", field: "scores")
         }
         let folds = try SubjectFolds(subjects: trials.map(\.name.subject), count: count)
-        var merged: OnlineProtocolResult?
-        var chosen: [(threshold: Float, setting: Int)] = []
-        for k in 0..<count {
+        let perFold = try parallelMap(count) { k throws(FallDetectError) -> (pick: (threshold: Float, setting: Int), result: OnlineProtocolResult) in
             let inFold = trials.map { folds.fold(of: $0.name.subject) == k }
-            let training = trials.indices.filter { !inFold[$0] }.map { (trial: trials[$0], scores: scores[$0]) }
-            let test = trials.indices.filter { inFold[$0] }.map { (trial: testTrials[$0], scores: testScores[$0]) }
+            let training = trials.indices.filter { !inFold[$0] }
+            let (trainingTrials, trainingScores) = (training.map { trials[$0] }, training.map { scores[$0] })
+            let test = trials.indices.filter { inFold[$0] }
             var best: (threshold: Float, setting: Int, key: (Int, Double, Double, Double))?
             for threshold in thresholds {
                 for setting in RecoveryParameters.grid.indices {
                     let r = OnlineProtocol.evaluate(
-                        detector: "", trials: training.map(\.trial), scores: training.map(\.scores), threshold: threshold,
+                        detector: "", trials: trainingTrials, scores: trainingScores, threshold: threshold,
                         confirmed: confirmed, recovery: setting, tolerance: tolerance)
                     let sensitivity = r.counts.sensitivity ?? 0, fewerAlarms = -Double(r.falseAlarms)
                     let key: (Int, Double, Double, Double)
@@ -81,13 +80,14 @@ public enum OnlineCrossValidation {
                 }
             }
             let pick = (threshold: best?.threshold ?? thresholds[0], setting: best?.setting ?? 0)
-            chosen.append(pick)
             let result = OnlineProtocol.evaluate(
-                detector: detector, trials: test.map(\.trial), scores: test.map(\.scores), threshold: pick.threshold,
+                detector: detector, trials: test.map { testTrials[$0] }, scores: test.map { testScores[$0] }, threshold: pick.threshold,
                 confirmed: confirmed, recovery: pick.setting, tolerance: tolerance)
-            if merged == nil { merged = result } else { merged?.merge(result) }
+            return (pick, result)
         }
-        guard var merged else { throw FallDetectError(.noData, "no folds", field: "folds") }
+        let chosen = perFold.map(\.pick)
+        guard var merged = perFold.first?.result else { throw FallDetectError(.noData, "no folds", field: "folds") }
+        for fold in perFold.dropFirst() { merged.merge(fold.result) }
         merged.threshold = chosen.reduce(0) { $0 + $1.threshold } / Float(count)
         return OnlineCrossValidationResult(
             result: merged, thresholds: chosen.map(\.threshold), scores: scores, recoverySettings: chosen.map(\.setting))
@@ -104,29 +104,30 @@ public enum OnlineCrossValidation {
 
     static func crossValidate(
         _ trials: [OnlineTrial], folds count: Int, tested: [OnlineTrial]?, tolerance: Double,
-        fit: ([OnlineTrial]) throws(FallDetectError) -> any FallJudge
+        fit: @Sendable ([OnlineTrial]) throws(FallDetectError) -> any FallJudge
     ) throws(FallDetectError) -> OnlineCrossValidationResult {
         let separate = tested != nil
         let tested = try matching(tested, trials)
         let folds = try SubjectFolds(subjects: trials.map(\.name.subject), count: count)
-        var merged: OnlineProtocolResult?
-        var thresholds: [Float] = []
-        var scores = [[Float]](repeating: [], count: trials.count)
-        var fittedScores = scores
-        for k in 0..<count {
+        let perFold = try parallelMap(count) { k throws(FallDetectError) in
             let members = trials.indices.filter { folds.fold(of: trials[$0].name.subject) == k }
             let test = members.map { tested[$0] }
-            let training = trials.filter { folds.fold(of: $0.name.subject) != k }
-            let judge = try fit(training)
-            thresholds.append(judge.threshold)
+            let judge = try fit(trials.filter { folds.fold(of: $0.name.subject) != k })
             let testScores = test.map { $0.candidates.map(judge.score) }
-            for (i, s) in zip(members, testScores) { scores[i] = s }
-            if separate { for i in members { fittedScores[i] = trials[i].candidates.map(judge.score) } }
+            let fitted = separate ? members.map { trials[$0].candidates.map(judge.score) } : testScores
             let result = OnlineProtocol.evaluate(
                 detector: judge.name, trials: test, scores: testScores, threshold: judge.threshold, tolerance: tolerance)
-            if merged == nil { merged = result } else { merged?.merge(result) }
+            return (members: members, threshold: judge.threshold, scores: testScores, fitted: fitted, result: result)
         }
-        guard var merged else { throw FallDetectError(.noData, "no folds", field: "folds") }
+        var scores = [[Float]](repeating: [], count: trials.count)
+        var fittedScores = scores
+        for fold in perFold {
+            for (i, s) in zip(fold.members, fold.scores) { scores[i] = s }
+            for (i, s) in zip(fold.members, fold.fitted) { fittedScores[i] = s }
+        }
+        let thresholds = perFold.map(\.threshold)
+        guard var merged = perFold.first?.result else { throw FallDetectError(.noData, "no folds", field: "folds") }
+        for fold in perFold.dropFirst() { merged.merge(fold.result) }
         merged.threshold = thresholds.reduce(0, +) / Float(max(1, thresholds.count))
         return OnlineCrossValidationResult(result: merged, thresholds: thresholds, scores: scores, fittedScores: separate ? fittedScores : nil)
     }
