@@ -13,7 +13,8 @@ public struct MotionFrame: Sendable, Equatable {
     public var angularRateMagnitude: Float
     /// Trunk angle from upright from the AHRS, degrees: 0 upright, 90 lying.
     public var tiltDegrees: Float
-    /// Earth-frame vertical acceleration with gravity removed, g (up positive).
+    /// Earth-frame vertical acceleration with gravity and the still body's reading in its posture
+    /// removed (`StationaryBiasEstimator`), g (up positive).
     public var verticalAcceleration: Float
     /// Vertical velocity from the leaky integrator, m/s (up positive).
     public var verticalVelocity: Float
