@@ -189,12 +189,14 @@ import Testing
         // Softened falls: fitted on the falls as recorded, so the ADL side is exactly as before,
         // and the falls, half as hard, are found less often.
         let soft = dir.appendingPathComponent("online-soft.json")
+        let softPlot = dir.appendingPathComponent("online-soft.svg")
         let outputSoft = try DetectordProcess.run([
             "bench", "--root", dir.path, "--protocol", "online", "--detector", "multiphase", "--train", "--folds", "3", "--soften", "0.5",
-            "--json", soft.path, "--cache", dir.appendingPathComponent("cache").path,
+            "--json", soft.path, "--plot", softPlot.path, "--cache", dir.appendingPathComponent("cache").path,
         ])
         #expect(outputSoft.status == 0, "\(outputSoft.standardError)")
         #expect(outputSoft.standardOutput.contains("tested on falls softened to 0.50"))
+        #expect(try String(contentsOf: softPlot, encoding: .utf8).contains("falls softened to 0.50"))
         let reportSoft = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: soft)) as? [String: Any])
         #expect(reportSoft["soften"] as? Double == 0.5)
         #expect(report["soften"] is NSNull)

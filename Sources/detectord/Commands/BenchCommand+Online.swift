@@ -146,6 +146,7 @@ extension BenchCommand {
             }
             let title = "SisFall online protocol, \(Set(scan.trials.map(\.name.subject)).count) subjects"
                 + (train ? ", \(folds)-fold cross-validated by subject" : ", shipped parameters")
+                + (soften.map { ", falls softened to \(ProgressLine.fixed(Double($0), 2))" } ?? "")
             try writePlot(BenchPlot(title: title, curves: curves, published: BenchPlot.publishedPoints).svg, to: plot)
         }
     }
