@@ -88,6 +88,8 @@ train: build $(SISFALL_STAMP)
 evaluate: build $(SISFALL_STAMP)
 	$(RELEASE_BIN) bench --dataset sisfall --root $(SISFALL) --cache $(CACHE)/detectord --protocol online --train --folds 10 \
 	  --json $(CACHE)/bench-online.json --plot bench.svg
+	$(RELEASE_BIN) bench --dataset sisfall --root $(SISFALL) --cache $(CACHE)/detectord --protocol online --train --folds 10 \
+	  --shipped-stages --detector learned+stillness+recovery
 	$(RELEASE_BIN) bench --dataset sisfall --root $(SISFALL) --cache $(CACHE)/detectord --protocol trial --folds 10 \
 	  --json $(CACHE)/bench-trial.json --plot bench-trial.svg
 

@@ -204,7 +204,20 @@ import Testing
         #expect(softMultiphase["false_alarms"] as? Int == multiphase["false_alarms"] as? Int)
         #expect(softMultiphase["threshold"] as? Double == multiphase["threshold"] as? Double)
         #expect(softMultiphase["sensitivity"] as? Double ?? 1 < multiphase["sensitivity"] as? Double ?? 0)
-        for bad in [["--soften", "1.5"], ["--soften", "0"], ["--protocol", "trial", "--soften", "0.5"]] {
+        // The stages at their shipped settings: the model retrained per fold, nothing chosen.
+        let shippedJSON = dir.appendingPathComponent("online-shipped.json")
+        let shipped = try DetectordProcess.run([
+            "bench", "--root", dir.path, "--protocol", "online", "--detector", "learned+recovery", "--train", "--folds", "3",
+            "--shipped-stages", "--json", shippedJSON.path, "--cache", dir.appendingPathComponent("cache").path,
+        ])
+        #expect(shipped.status == 0, "\(shipped.standardError)")
+        #expect(shipped.standardOutput.contains("but the stages' shipped threshold and setting"))
+        #expect(!shipped.standardOutput.contains("per fold, threshold and recovery setting"))
+        let shippedReport = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: shippedJSON)) as? [String: Any])
+        #expect(shippedReport["shipped_stages"] as? Bool == true && report["shipped_stages"] as? Bool == false)
+        let shippedRecovery = try #require((shippedReport["detectors"] as? [[String: Any]])?.first)
+        #expect(shippedRecovery["threshold"] as? Double == 0.5 && shippedRecovery["recovery_settings"] == nil)
+        for bad in [["--soften", "1.5"], ["--soften", "0"], ["--protocol", "trial", "--soften", "0.5"], ["--shipped-stages"]] {
             let refused = try DetectordProcess.run(["bench", "--root", dir.path, "--protocol", "online"] + bad)
             #expect(refused.status == 64, "\(bad)")
         }

@@ -89,7 +89,7 @@ extension BenchCommand {
                     let validated = try OnlineCrossValidation.multiphase(scan.trials, folds: folds, tested: tested)
                     (scores, threshold) = (validated.scores, validated.result.threshold)
                     results.append(validated.result)
-                } else if train, recovery != nil {
+                } else if train, recovery != nil, !shippedStages {
                     // Per-fold recovery settings, chosen on the other folds' out-of-fold detections.
                     let validated = try OnlineCrossValidation.recovery(
                         scan.trials, folds: folds, scores: fittedScores, thresholds: Self.recoveryThresholds, confirmed: confirmed,
@@ -185,6 +185,7 @@ extension BenchCommand {
         var text = "SisFall at \(root): \(scan.trials.count) trials (\(falls) falls, \(scan.trials.count - falls) ADL, "
             + "\(ProgressLine.fixed(adlHours, 2)) h of ADL), \(subjects) subjects; online protocol, "
             + (train ? "\(folds) folds by subject, parameters fitted on the other folds" : "shipped parameters")
+            + (shippedStages ? " but the stages' shipped threshold and setting" : "")
             + (scan.decimation > 1 ? ", at \(rate) Hz (one sample in \(scan.decimation))" : "")
             + (soften.map { "; tested on falls softened to \(ProgressLine.fixed(Double($0), 2)) of their departure from 1 g" } ?? "") + "\n"
         let header = ["detector", "SE %", "SP %", "AC %", "false alarms/h", "latency ms (median/p95)", "young SE/SP %", "elderly SE/SP %", "threshold"]
@@ -267,7 +268,7 @@ extension BenchCommand {
             "dataset": "sisfall", "root": root, "trials": scan.trials.count, "falls": falls, "adls": scan.trials.count - falls,
             "adl_hours": results.first?.adlHours ?? 0, "subjects": Set(scan.trials.map(\.name.subject)).count,
             "protocol": "online", "tolerance_s": OnlineProtocol.defaultTolerance, "sample_rate_hz": rate, "wall_seconds": wallSeconds,
-            "soften": soften.map { Double($0) as Any } ?? NSNull(), "detectors": detectors,
+            "soften": soften.map { Double($0) as Any } ?? NSNull(), "shipped_stages": shippedStages, "detectors": detectors,
         ]
     }
 }

@@ -34,8 +34,9 @@ struct BenchCommand: ParsableCommand {
             withdrawn when the wearer is upright again (trunk within 30° of vertical for 2 s) within 10 s; \
             a trial that ends first counts as staying down; with --train the upright bound and seconds, \
             and the learned threshold in front of the check, are chosen per fold on the other folds' \
-            subjects: the fewest false alarms among the choices that keep 99 % of their falls. c8 is the paper's feature run online: a detection when it \
-            crosses its threshold upward, which is fitted on the trials given (per fold with --train). \
+            subjects: the fewest false alarms among the choices that keep 99 % of their falls \
+            (--shipped-stages keeps the shipped threshold and setting, the model still retrained per \
+            fold). c8 is the paper's feature run online: a detection when it crosses its threshold upward, which is fitted on the trials given (per fold with --train). \
             --rate runs the online protocol at a lower sample rate. --soften K tests every detector on \
             the fall trials with |a| - 1 g scaled by K from 0.1 s before the labelled fall to 0.3 s after \
             its impact (the gyroscope untouched), all fitting still done on the trials as recorded: how \
@@ -59,6 +60,9 @@ struct BenchCommand: ParsableCommand {
 
     @Flag(help: "Online protocol: cross-validate, fitting each fold's parameters on the other folds' subjects.")
     var train = false
+
+    @Flag(name: .customLong("shipped-stages"), help: "With --train: retrain the learned model per fold but keep the shipped threshold and recovery setting of the +recovery detectors instead of choosing them per fold (what a user of the shipped settings gets on people the model never saw).")
+    var shippedStages = false
 
     @Option(name: .customLong("rate"), help: ArgumentHelp("Online protocol: run at this sample rate, keeping every n-th of SisFall's 200 Hz samples (200, 100, 50, 40, 25, 20).", valueName: "hz"))
     var rate: Int = 200
@@ -89,6 +93,7 @@ struct BenchCommand: ParsableCommand {
         if evaluationProtocol == "online" { _ = try onlineDetectors() } else { _ = try features() }
         guard rate > 0, 200 % rate == 0, rate >= 20 else { throw ValidationError("--rate must divide 200 and be at least 20, got \(rate)") }
         guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
+        if shippedStages, !train { throw ValidationError("--shipped-stages needs --train") }
         if let soften {
             guard evaluationProtocol == "online" else { throw ValidationError("--soften needs --protocol online") }
             guard soften.isFinite, soften > 0, soften <= 1 else { throw ValidationError("--soften must lie in (0, 1], got \(soften)") }
