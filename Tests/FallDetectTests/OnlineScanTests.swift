@@ -31,8 +31,12 @@ import Testing
         let learnedFolds = try OnlineCrossValidation.learned(scan.trials, folds: 5, trainer: trainer, threshold: 0.5)
         let validated = learnedFolds.result
         #expect(validated.counts.sensitivity ?? 0 >= 0.975, "\(validated.counts)")
-        #expect(validated.counts.specificity ?? 0 >= 0.985, "\(validated.counts)")
-        #expect(validated.falseAlarmsPerHour ?? 9 <= 2.5, "\(validated.falseAlarms) false alarms in \(validated.adlHours) h")
+        #expect(validated.counts.specificity ?? 0 >= 0.99, "\(validated.counts)")
+        #expect(validated.falseAlarmsPerHour ?? 9 <= 1.5, "\(validated.falseAlarms) false alarms in \(validated.adlHours) h")
+        // Turning over while lying: with the turn-in-bed rule 2 false alarms here, 3 without it
+        // (at 10 folds and the shipped trainer, 7 before the still reading and the rule, 2 after).
+        let d14 = validated.perActivity["D14"]?.falseAlarms ?? 99
+        #expect(d14 <= 2, "D14 false alarms: \(d14)")
         #expect(validated.medianLatency ?? 9 <= 1.0)
         print("cross-validated (5 folds, 100 trees): SE \(validated.counts.sensitivity ?? 0), SP \(validated.counts.specificity ?? 0), "
             + "\(validated.falseAlarmsPerHour ?? 0) false alarms/h")
