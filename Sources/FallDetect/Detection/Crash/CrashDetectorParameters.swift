@@ -182,7 +182,7 @@ public struct CrashDetectorParameters: Sendable, Hashable {
             "speedDropFraction", "must lie in (0, 1], got \(speedDropFraction)")
         try FallDetectError.require(
             speedLagSeconds.isFinite && speedLagSeconds >= 0 && speedLagSeconds < confirmationWindowSeconds,
-             "speedLagSeconds", "must lie in [0, confirmationWindowSeconds = \(confirmationWindowSeconds)) s, got \(speedLagSeconds) s")
+            "speedLagSeconds", "must lie in [0, confirmationWindowSeconds = \(confirmationWindowSeconds)) s, got \(speedLagSeconds) s")
         try FallDetectError.requirePositive(slidingDeceleration, "slidingDeceleration", unit: " m/s²")
         try FallDetectError.requirePositive(steadyMotionSeconds, "steadyMotionSeconds", unit: " s")
         try FallDetectError.requirePositive(steadyTiltToleranceDegrees, "steadyTiltToleranceDegrees", unit: "°")

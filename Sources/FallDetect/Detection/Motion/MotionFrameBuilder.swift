@@ -39,17 +39,18 @@ public struct MotionFrameBuilder: Sendable {
         let output = ahrs.output
         let a = sample.acceleration
         let g = sample.angularRate
-        let magnitude = (a * a).sum().squareRoot()
-        let rate = (g * g).sum().squareRoot()
-        let bias = stationaryBias.push(
-            verticalAcceleration: output.earthAcceleration.z, accelerationMagnitude: magnitude, angularRate: rate, samplePeriod: period)
-        let vertical = output.earthAcceleration.z - bias
-        let v = velocity.push(earthAccelerationZ: vertical, samplePeriod: period)
         let limit = accelerometerRange * 0.98
         let saturated = abs(a.x) >= limit || abs(a.y) >= limit || abs(a.z) >= limit
-        return MotionFrame(
+        var frame = MotionFrame(
             timestampNanoseconds: sample.timestampNanoseconds, samplePeriod: period, acceleration: a,
-            angularRateMagnitude: rate, tiltDegrees: output.tiltDegrees,
-            verticalAcceleration: vertical, verticalVelocity: v, saturated: saturated, gravity: output.gravity)
+            angularRateMagnitude: (g * g).sum().squareRoot(), tiltDegrees: output.tiltDegrees,
+            verticalAcceleration: 0, verticalVelocity: 0, saturated: saturated, gravity: output.gravity)
+        // The still reading needs the frame's |a| and |ω|; the vertical fields follow from it.
+        let bias = stationaryBias.push(
+            verticalAcceleration: output.earthAcceleration.z, accelerationMagnitude: frame.accelerationMagnitude,
+            angularRate: frame.angularRateMagnitude, samplePeriod: period)
+        frame.verticalAcceleration = output.earthAcceleration.z - bias
+        frame.verticalVelocity = velocity.push(earthAccelerationZ: frame.verticalAcceleration, samplePeriod: period)
+        return frame
     }
 }
