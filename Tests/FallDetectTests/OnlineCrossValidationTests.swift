@@ -108,6 +108,24 @@ import Testing
         #expect(r.counts.falseAlarms == 0)
     }
 
+    /// Extra training trials (softened copies) join a fold's training only when their subject
+    /// is one of its training subjects.
+    @Test func augmentedTrialsTrainOnlyTheFoldsThatDoNotTestTheirSubject() throws {
+        let all = try Self.trials(learned: true)
+        let adl = all.filter { !$0.name.isFall }
+        let falls = all.filter(\.name.isFall)
+        let trainer = BoostedTreesTrainer(trees: 10, learningRate: 0.5, maximumDepth: 2, minimumLeafRows: 2, bins: 16, l2: 1)
+        // Activities only: the falls to learn from come from the copies.
+        let r = try OnlineCrossValidation.learned(adl, folds: 2, trainer: trainer, threshold: 0.5, augmented: falls).result
+        #expect(r.counts.adls == adl.count && r.counts.falseAlarms == 0)
+        // One subject's copies only: the fold that tests that subject has no falls to train on.
+        let error = #expect(throws: FallDetectError.self) {
+            try OnlineCrossValidation.learned(
+                adl, folds: 2, trainer: trainer, threshold: 0.5, augmented: falls.filter { $0.name.subject == "SA01" })
+        }
+        #expect(error?.code == .noData)
+    }
+
     @Test func learnedNeedsBothClassesInEveryTrainingSet() throws {
         // No falls at all: the first fold's training set has one class.
         let adlOnly = try Self.trials(learned: true).filter { !$0.name.isFall }

@@ -111,6 +111,7 @@ import Testing
         ])
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardOutput.contains("online protocol, 3 folds by subject"))
+        #expect(output.standardOutput.contains("(the learned model also on its falls softened to 0.50)"))
         let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
         #expect(report["protocol"] as? String == "online")
         let falls = try #require(report["falls"] as? Int)
@@ -217,7 +218,25 @@ import Testing
         #expect(shippedReport["shipped_stages"] as? Bool == true && report["shipped_stages"] as? Bool == false)
         let shippedRecovery = try #require((shippedReport["detectors"] as? [[String: Any]])?.first)
         #expect(shippedRecovery["threshold"] as? Double == 0.5 && shippedRecovery["recovery_settings"] == nil)
-        for bad in [["--soften", "1.5"], ["--soften", "0"], ["--protocol", "trial", "--soften", "0.5"], ["--shipped-stages"]] {
+        // Without the softened copies the learned model differs; the scan is the same.
+        #expect(report["augment"] as? [Double] == [0.5])
+        let plainJSON = dir.appendingPathComponent("online-plain.json")
+        let plain = try DetectordProcess.run([
+            "bench", "--root", dir.path, "--protocol", "online", "--detector", "learned", "--train", "--folds", "3", "--augment", "none",
+            "--json", plainJSON.path, "--cache", dir.appendingPathComponent("cache").path,
+        ])
+        #expect(plain.status == 0, "\(plain.standardError)")
+        #expect(!plain.standardOutput.contains("softened to"))
+        let plainReport = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: plainJSON)) as? [String: Any])
+        #expect(plainReport["augment"] as? [Double] == [])
+        let plainLearned = try #require((plainReport["detectors"] as? [[String: Any]])?.first)
+        #expect(plainLearned["samples"] as? Int == detectors[2]["samples"] as? Int)
+        let sweep = { (d: [String: Any]) in (d["sweep"] as? [[String: Double]] ?? []).map { $0["false_alarms_per_hour"] ?? -1 } }
+        #expect(!sweep(plainLearned).isEmpty && sweep(plainLearned) != sweep(detectors[2]))
+        for bad in [
+            ["--soften", "1.5"], ["--soften", "0"], ["--protocol", "trial", "--soften", "0.5"], ["--shipped-stages"], ["--augment", "1"],
+            ["--augment", "0.5,x"], ["--augment", ""],
+        ] {
             let refused = try DetectordProcess.run(["bench", "--root", dir.path, "--protocol", "online"] + bad)
             #expect(refused.status == 64, "\(bad)")
         }

@@ -10,8 +10,13 @@ import Testing
         return try BoostedTrees(text: parts[1])
     }
 
+    /// The candidate count in the generated file's first comment ("Trained on N fall candidates").
+    static func candidates(in source: String) -> Int {
+        source.components(separatedBy: "Trained on ").dropFirst().first?.split(separator: " ").first.flatMap { Int($0) } ?? 0
+    }
+
     /// Training on two subjects writes a model that parses, differs from the shipped one's data,
-    /// and comes out the same twice.
+    /// and comes out the same twice; without the softened copies it learns from fewer candidates.
     @Test func trainingIsReproducibleAndWritesALoadableModel() throws {
         let bench = BenchCommandTests()
         guard let root = try bench.sisFallRoot() else { return }
@@ -31,15 +36,29 @@ import Testing
                 "train", "--root", dir.path, "--out", out.path, "--threshold", "0.4", "--cache", dir.appendingPathComponent("cache").path,
             ])
             #expect(output.status == 0, "\(output.standardError)")
-            #expect(output.standardOutput.contains("from 2 subjects"))
+            #expect(output.standardOutput.contains("softened copies at 0.5 included) from 2 subjects"))
             sources.append(try String(contentsOf: out, encoding: .utf8))
         }
         #expect(sources[0] == sources[1])
         #expect(sources[0].contains("static let threshold: Float = 0.4"))
         #expect(sources[0].contains("SA03 SE02"))
+        #expect(sources[0].contains("softened copies at 0.5 included"))
         let model = try Self.model(in: sources[0])
         #expect(model.roots.count == BoostedTreesTrainer().trees)
         #expect(model.featureCount == FallCandidate.featureNames.count)
+        // On the recorded falls only: fewer candidates, another model.
+        let plain = dir.appendingPathComponent("plain.swift")
+        let output = try DetectordProcess.run([
+            "train", "--root", dir.path, "--out", plain.path, "--augment", "none", "--cache", dir.appendingPathComponent("cache").path,
+        ])
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(!output.standardOutput.contains("softened"))
+        let plainSource = try String(contentsOf: plain, encoding: .utf8)
+        #expect(Self.candidates(in: plainSource) > 0 && Self.candidates(in: plainSource) < Self.candidates(in: sources[0]))
+        let plainModel = try Self.model(in: plainSource)
+        #expect(plainModel.text != model.text)
+        let refused = try DetectordProcess.run(["train", "--root", dir.path, "--out", plain.path, "--augment", "0"])
+        #expect(refused.status == 64 && refused.standardError.contains("--augment"), "\(refused.standardError)")
     }
 
     @Test func withoutLabelsTrainingRefuses() throws {

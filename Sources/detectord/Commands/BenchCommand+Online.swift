@@ -55,6 +55,9 @@ extension BenchCommand {
                 try OnlineScan(dataset: data, decimation: 200 / rate, softening: FallSoftening(scale: scale), cache: trialCache())
             }
             let tested = softened?.trials ?? scan.trials
+            // The learned model of each fold trains on its subjects' softened copies as well.
+            let copies = train && names.contains(where: { $0.hasPrefix("learned") })
+                ? try trainer.augmentation.trials(of: data, decimation: 200 / rate, cache: trialCache()) : []
             var learnedScores: (fitted: [[Float]], tested: [[Float]])?
             var learnedThreshold: Float = 0.5
             for name in names where name == OnlineBaseline.name {
@@ -79,7 +82,8 @@ extension BenchCommand {
                     threshold = learnedThreshold
                 } else if train, name.hasPrefix("learned") {
                     let validated = try OnlineCrossValidation.learned(
-                        scan.trials, folds: folds, trainer: trainer.trainer, threshold: shipped.threshold, tested: softened?.trials)
+                        scan.trials, folds: folds, trainer: trainer.trainer, threshold: shipped.threshold, augmented: copies,
+                        tested: softened?.trials)
                     (fittedScores, scores) = (validated.fittedScores, validated.scores)
                     threshold = validated.result.threshold
                     (learnedScores, learnedThreshold) = ((fittedScores, scores), threshold)
@@ -151,6 +155,13 @@ extension BenchCommand {
         }
     }
 
+    /// The softened copies' scales that learned models of `results` were trained with: `--augment`'s
+    /// (validated before `run`) with `--train`, none otherwise.
+    func trainedScales(_ results: [OnlineProtocolResult]) -> [Float] {
+        guard train, results.contains(where: { $0.detector.hasPrefix("learned") }) else { return [] }
+        return (try? trainer.augmentation)?.scales ?? []
+    }
+
     /// Learned thresholds the recovery detectors choose among per fold.
     static let recoveryThresholds: [Float] = (2...18).map { Float($0) * 0.05 }
     /// The sensitivity the staged detectors' per-fold choice must reach before it trades
@@ -186,6 +197,8 @@ extension BenchCommand {
             + "\(ProgressLine.fixed(adlHours, 2)) h of ADL), \(subjects) subjects; online protocol, "
             + (train ? "\(folds) folds by subject, parameters fitted on the other folds" : "shipped parameters")
             + (shippedStages ? " but the stages' shipped threshold and setting" : "")
+            + (trainedScales(results).isEmpty ? "" : " (the learned model also on its falls softened to "
+                + trainedScales(results).map { ProgressLine.fixed(Double($0), 2) }.joined(separator: ", ") + ")")
             + (scan.decimation > 1 ? ", at \(rate) Hz (one sample in \(scan.decimation))" : "")
             + (soften.map { "; tested on falls softened to \(ProgressLine.fixed(Double($0), 2)) of their departure from 1 g" } ?? "") + "\n"
         let header = ["detector", "SE %", "SP %", "AC %", "false alarms/h", "latency ms (median/p95)", "young SE/SP %", "elderly SE/SP %", "threshold"]
@@ -268,7 +281,8 @@ extension BenchCommand {
             "dataset": "sisfall", "root": root, "trials": scan.trials.count, "falls": falls, "adls": scan.trials.count - falls,
             "adl_hours": results.first?.adlHours ?? 0, "subjects": Set(scan.trials.map(\.name.subject)).count,
             "protocol": "online", "tolerance_s": OnlineProtocol.defaultTolerance, "sample_rate_hz": rate, "wall_seconds": wallSeconds,
-            "soften": soften.map { Double($0) as Any } ?? NSNull(), "shipped_stages": shippedStages, "detectors": detectors,
+            "soften": soften.map { Double($0) as Any } ?? NSNull(), "shipped_stages": shippedStages,
+            "augment": trainedScales(results).map(Double.init), "detectors": detectors,
         ]
     }
 }

@@ -27,8 +27,9 @@ struct BenchCommand: ParsableCommand {
             (ADL trials without a detection), AC, false alarms per hour of ADL, latency from fall onset (the \
             first sample labelled FALL) median and p95, young and elderly apart, per activity. Without \
             --train the shipped parameters are evaluated as they are; with --train every fold is tested with \
-            parameters fitted on the other folds' subjects only (the learned model retrained, the multiphase \
-            impact threshold re-chosen). learned+stillness is the learned detector followed by the \
+            parameters fitted on the other folds' subjects only (the learned model retrained on their \
+            trials and on copies of their falls softened as --augment asks, the multiphase impact \
+            threshold re-chosen). learned+stillness is the learned detector followed by the \
             confirmation stage (2 s of stillness within 5 s; a detection counts when confirmed, up to 5 s \
             later than the fall window allows). +recovery adds the recovery check: a detection is \
             withdrawn when the wearer is upright again (trunk within 30° of vertical for 2 s) within 10 s; \
@@ -39,8 +40,9 @@ struct BenchCommand: ParsableCommand {
             fold). c8 is the paper's feature run online: a detection when it crosses its threshold upward, which is fitted on the trials given (per fold with --train). \
             --rate runs the online protocol at a lower sample rate. --soften K tests every detector on \
             the fall trials with |a| - 1 g scaled by K from 0.1 s before the labelled fall to 0.3 s after \
-            its impact (the gyroscope untouched), all fitting still done on the trials as recorded: how \
-            much of the sensitivity rests on hard, fast falls.
+            its impact (the gyroscope untouched), all fitting done as without it (on the trials as \
+            recorded, and --augment's copies for the learned model): how much of the sensitivity rests \
+            on hard, fast falls.
 
             --plot writes an SVG: each detector's threshold sweep as a ROC curve (trials), its operating \
             point, the paper's published points, and the share of trials with a detection per activity code.
@@ -67,7 +69,7 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("rate"), help: ArgumentHelp("Online protocol: run at this sample rate, keeping every n-th of SisFall's 200 Hz samples (200, 100, 50, 40, 25, 20).", valueName: "hz"))
     var rate: Int = 200
 
-    @Option(name: .customLong("soften"), help: ArgumentHelp("Online protocol: test on the falls with every acceleration's departure from 1 g scaled by this factor in (0, 1], from 0.1 s before the fall to 0.3 s after its impact; everything is still fitted on the falls as recorded. A stress test for softer, slower falls.", valueName: "k"))
+    @Option(name: .customLong("soften"), help: ArgumentHelp("Online protocol: test on the falls with every acceleration's departure from 1 g scaled by this factor in (0, 1], from 0.1 s before the fall to 0.3 s after its impact; everything is fitted as without it. A stress test for softer, slower falls.", valueName: "k"))
     var soften: Float?
 
     @OptionGroup(title: "Learned detector training (with --train)")

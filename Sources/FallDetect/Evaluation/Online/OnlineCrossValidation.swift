@@ -3,15 +3,19 @@
 /// is on people the detector never saw.
 ///
 /// Every function takes an optional `tested`: the same trials, in the same order, as each fold is
-/// tested on them (`FallSoftening`'s softened falls); everything is still fitted on `trials`.
+/// tested on them (`FallSoftening`'s softened falls); everything is still fitted on `trials` (and
+/// the learned model on its `augmented` copies).
 public enum OnlineCrossValidation {
     /// The learned detector: a model trained per fold with `trainer`, judged at `threshold`.
+    /// `augmented` are extra training trials (`FallAugmentation`'s softened copies); each fold
+    /// trains on those of its training subjects only.
     public static func learned(
         _ trials: [OnlineTrial], folds count: Int, trainer: BoostedTreesTrainer = BoostedTreesTrainer(), threshold: Float,
-        tested: [OnlineTrial]? = nil, tolerance: Double = OnlineProtocol.defaultTolerance
+        augmented: [OnlineTrial] = [], tested: [OnlineTrial]? = nil, tolerance: Double = OnlineProtocol.defaultTolerance
     ) throws(FallDetectError) -> OnlineCrossValidationResult {
         try crossValidate(trials, folds: count, tested: tested, tolerance: tolerance) { (training: [OnlineTrial]) throws(FallDetectError) -> any FallJudge in
-            let data = OnlineProtocol.trainingRows(training, tolerance: tolerance)
+            let subjects = Set(training.map(\.name.subject))
+            let data = OnlineProtocol.trainingRows(training + augmented.filter { subjects.contains($0.name.subject) }, tolerance: tolerance)
             let model = try trainer.train(rows: data.rows, labels: data.labels, featureCount: FallCandidate.featureNames.count)
             return try LearnedFallJudge(model: model, threshold: threshold)
         }

@@ -24,10 +24,11 @@ public struct OnlineScan: Sendable {
     /// The stress test applied to the fall trials, if any.
     public let softening: FallSoftening?
 
+    /// `fallsOnly` leaves the ADL trials out: training copies of the falls need nothing else.
     public init(
         dataset: SisFallDataset, settings: FallCandidateSettings = FallCandidateSettings(),
         confirmation: StillnessParameters = OnlineScan.benchConfirmation, decimation: Int = 1, softening: FallSoftening? = nil,
-        cache: TrialCache? = nil, workers: Int? = nil
+        fallsOnly: Bool = false, cache: TrialCache? = nil, workers: Int? = nil
     ) throws(FallDetectError) {
         guard (1...20).contains(decimation) else {
             throw FallDetectError(.invalidArgument, "decimation must lie in 1…20, got \(decimation)", field: "decimation")
@@ -39,6 +40,7 @@ public struct OnlineScan: Sendable {
         try confirmation.validate()
         let collected = Mutex<(trials: [OnlineTrial], seconds: Double, unlabelled: [SisFallTrialName])>(([], 0, []))
         let notices = dataset.forEachTrial(cache: cache, workers: workers) { trial in
+            if fallsOnly, !trial.name.isFall { return }
             let clock = ContinuousClock()
             let start = clock.now
             // Keeping every n-th sample is what a sensor running at 200/n Hz would have delivered,
