@@ -49,19 +49,22 @@ import Testing
     }
 
     /// Lying on the back in bed for 8 s, then turning onto the side, either on the mattress (the
-    /// hips lift a little and land at about 3 g, as SisFall's D14 turns do) or over the edge: 0.3 s of near free fall (a
-    /// 0.4 m drop) and an 8 g impact on the floor. Then 15 s lying on the side. 100 Hz.
-    static func inBed(seed: UInt64, outOfBed: Bool) -> Recording {
+    /// hips lift a little and land at about 3 g, as SisFall's D14 turns do) or over the edge from
+    /// `dropHeight` metres: near free fall (0.95 g down) for as long as that drop takes, then an
+    /// 8 g impact on the floor. Then 15 s lying on the side. 100 Hz.
+    static func inBed(seed: UInt64, dropHeight: Double? = nil) -> Recording {
         var m = SyntheticMotion(seed: seed, attitude: SIMD3(0, -88, 0), sensor: SyntheticGenerator.sensor)
         m.still(8)
         let start = m.attitude, side = SIMD3<Double>(90, 0, 0)
-        let turn = outOfBed ? 0.85 : 0.7
+        let drop = dropHeight.map { (2 * $0 / (0.95 * 9.81)).squareRoot() }
+        let landing = drop.map { 0.5 + $0 } ?? 0.65
+        let turn = landing + 0.05
         m.run(turn + 0.3) { t, _ in
             let attitude = start + (side - start) * SyntheticCurve.ease(t / turn)
             var a = SIMD3<Double>.zero
-            if outOfBed {
-                a.z = -0.95 * SyntheticCurve.ease((t - 0.5) / 0.05) * (t < 0.8 ? 1 : 0)
-                a.z += 8 * SyntheticCurve.pulse(t, start: 0.8, duration: 0.06)
+            if drop != nil {
+                a.z = -0.95 * SyntheticCurve.ease((t - 0.5) / 0.05) * (t < landing ? 1 : 0)
+                a.z += 8 * SyntheticCurve.pulse(t, start: landing, duration: 0.06)
             } else {
                 a.z = 0.3 * SyntheticCurve.pulse(t, start: 0.1, duration: 0.3) - 0.3 * SyntheticCurve.pulse(t, start: 0.4, duration: 0.3)
                 a.z += 2.2 * SyntheticCurve.pulse(t, start: 0.65, duration: 0.06)
@@ -69,13 +72,13 @@ import Testing
             return (attitude, a)
         }
         m.still(15)
-        let info = RecordingInfo(sensor: SyntheticGenerator.sensor, title: outOfBed ? "out of bed" : "turning over", isSynthetic: true)
+        let info = RecordingInfo(sensor: SyntheticGenerator.sensor, title: drop == nil ? "turning over" : "out of bed", isSynthetic: true)
         return Recording(info: info, samples: m.samples)
     }
 
     @Test(arguments: 1...4)
     func turningOverInBedIsNotAFallButRollingOutOfItIs(seed: Int) throws {
-        let turning = Self.inBed(seed: UInt64(seed), outOfBed: false)
+        let turning = Self.inBed(seed: UInt64(seed))
         #expect(turning.samples.map(\.acceleration).map { ($0 * $0).sum().squareRoot() }.max()! > 1.6, "the landing must make a candidate")
         let quiet = try Self.detections(turning, profile: .walking)
         #expect(quiet.isEmpty, "\(quiet.map(\.summary))")
@@ -85,9 +88,13 @@ import Testing
         let judge = try LearnedFallJudge.shipped()
         let scores = turning.samples.compactMap { tracker.push(builder.push($0)) }.map(judge.score)
         #expect(scores.contains { $0 >= judge.threshold }, "\(scores)")
-        let fall = try Self.detections(Self.inBed(seed: UInt64(seed), outOfBed: true), profile: .walking)
-        let event = try #require(fall.first { $0.kind == .fall }, "\(fall.map(\.summary))")
-        #expect(try #require(event.evidence.verticalVelocity) < -1.5)
+        // Out of an ordinary bed (0.45 m) and out of the lowest made for people at risk of
+        // falling (0.2 m): both read faster than `lyingDropVelocity` and are falls.
+        for height in [0.45, 0.2] {
+            let fall = try Self.detections(Self.inBed(seed: UInt64(seed), dropHeight: height), profile: .walking)
+            let event = try #require(fall.first { $0.kind == .fall }, "\(height) m: \(fall.map(\.summary))")
+            #expect(try #require(event.evidence.verticalVelocity) < FallCandidateSettings().lyingDropVelocity, "\(height) m")
+        }
     }
 
     @Test(arguments: 1...4)

@@ -73,8 +73,8 @@ public struct FallCandidate: Sendable, Hashable {
 
     /// True when the body lay throughout the seconds before (`minimumTiltBefore` at or above
     /// `lyingTilt`) and never dropped faster than `dropVelocity`: turning over in bed, not a fall.
-    /// A fall out of bed drops the hips 0.4–0.6 m, 2.8 m/s and more in free fall; −1 m/s is
-    /// what a drop of 5 cm reaches.
+    /// A fall out of bed drops the hips 0.2–0.6 m and reads −1.5 m/s and faster; turning over
+    /// reads −1.1 m/s at most (`FallCandidateSettings.lyingDropVelocity`).
     public func isTurnWhileLying(lyingTilt: Float, dropVelocity: Float) -> Bool {
         minimumTiltBefore >= lyingTilt && minimumVerticalVelocity > dropVelocity
     }

@@ -17,12 +17,14 @@ public struct FallCandidateSettings: Sendable, Hashable {
     /// 1 s before it, without a drop faster than `lyingDropVelocity`, is a turn in bed and gives no
     /// candidate (`FallCandidate.isTurnWhileLying`). Above 180 the check is off.
     public var lyingTilt: Float
-    /// Downward speed that tells a fall out of bed from a turn in it, m/s (negative down).
+    /// Downward speed that tells a fall out of bed from a turn in it, m/s (negative down). A roll
+    /// off a 0.2 m bed, the lowest made for people at risk of falling, reads −1.5 m/s through the
+    /// frame builder; −1.25 m/s leaves a margin under it.
     public var lyingDropVelocity: Float
 
     public init(
         impactThreshold: Float = 1.6, postureDelay: Float = 0.2, decisionDelay: Float = 0.6,
-        freeFallThreshold: Float = 0.6, sampleRate: Float = 200, lyingTilt: Float = 60, lyingDropVelocity: Float = -1
+        freeFallThreshold: Float = 0.6, sampleRate: Float = 200, lyingTilt: Float = 60, lyingDropVelocity: Float = -1.25
     ) {
         self.impactThreshold = impactThreshold
         self.postureDelay = postureDelay
