@@ -26,24 +26,43 @@ import Testing
         #expect(multiphase.counts.specificity ?? 0 >= 0.975, "\(multiphase.counts)")
 
         // On people the model never saw: 5 folds by subject, a lighter model to keep the debug
-        // build's training short (the README's figures use 10 folds and the shipped trainer).
+        // build's training short (the README's figures use 10 folds and the shipped trainer),
+        // trained as shipped on the falls and their softened copies. Each fold is also tested on
+        // its own falls softened (the copies of its subjects, which it never trained on).
         let trainer = BoostedTreesTrainer(trees: 100, learningRate: 0.1)
-        let learnedFolds = try OnlineCrossValidation.learned(scan.trials, folds: 5, trainer: trainer, threshold: 0.5)
-        let validated = learnedFolds.result
+        let copies = try FallAugmentation().trials(of: dataset, cache: cache)
+        let softCopies = Dictionary(uniqueKeysWithValues: copies.map { ($0.name, $0) })
+        let softened = scan.trials.map { softCopies[$0.name] ?? $0 }
+        let learnedFolds = try OnlineCrossValidation.learned(
+            scan.trials, folds: 5, trainer: trainer, threshold: 0.5, augmented: copies, tested: softened)
+        let scores = learnedFolds.fittedScores
+        let validated = OnlineProtocol.evaluate(detector: "learned", trials: scan.trials, scores: scores, threshold: 0.5)
         #expect(validated.counts.sensitivity ?? 0 >= 0.975, "\(validated.counts)")
-        #expect(validated.counts.specificity ?? 0 >= 0.99, "\(validated.counts)")
-        #expect(validated.falseAlarmsPerHour ?? 9 <= 1.5, "\(validated.falseAlarms) false alarms in \(validated.adlHours) h")
-        // Turning over while lying: with the turn-in-bed rule 2 false alarms here, 3 without it
-        // (at 10 folds and the shipped trainer, 7 before the still reading and the rule, 2 after).
-        let d14 = validated.perActivity["D14"]?.falseAlarms ?? 99
-        #expect(d14 <= 2, "D14 false alarms: \(d14)")
+        #expect(validated.counts.specificity ?? 0 >= 0.985, "\(validated.counts)")
+        #expect(validated.falseAlarmsPerHour ?? 9 <= 2.3, "\(validated.falseAlarms) false alarms in \(validated.adlHours) h")
         #expect(validated.medianLatency ?? 9 <= 1.0)
         print("cross-validated (5 folds, 100 trees): SE \(validated.counts.sensitivity ?? 0), SP \(validated.counts.specificity ?? 0), "
             + "\(validated.falseAlarmsPerHour ?? 0) false alarms/h")
 
+        // The best detector, the stages at their shipped settings after the same detections:
+        // stillness, then getting up again withdraws.
+        let shippedRecovery = try #require(RecoveryParameters.grid.firstIndex(of: RecoveryParameters()))
+        let staged = OnlineProtocol.evaluate(
+            detector: "staged", trials: scan.trials, scores: scores, threshold: 0.5, confirmed: true, recovery: shippedRecovery)
+        #expect(staged.counts.sensitivity ?? 0 >= 0.99, "\(staged.counts)")
+        #expect(staged.falseAlarmsPerHour ?? 9 <= 0.3, "\(staged.falseAlarms) false alarms in \(staged.adlHours) h")
+        // Turning over while lying: no false alarm here with the turn-in-bed rule, 7 without it.
+        let d14 = staged.perActivity["D14"]?.falseAlarms ?? 99
+        #expect(d14 <= 1, "D14 false alarms: \(d14)")
+        let soft = OnlineProtocol.evaluate(
+            detector: "staged", trials: softened, scores: learnedFolds.scores, threshold: 0.5, confirmed: true, recovery: shippedRecovery)
+        #expect(soft.counts.sensitivity ?? 0 >= 0.975, "softened: \(soft.counts)")
+        print("staged: SE \(staged.counts.sensitivity ?? 0), SP \(staged.counts.specificity ?? 0), \(staged.falseAlarmsPerHour ?? 0) false alarms/h, "
+            + "D14 \(d14); on softened falls SE \(soft.counts.sensitivity ?? 0)")
+
         // The recovery check after the same out-of-fold detections: it withdraws the wearers who
         // lay down quickly and sat up again (D13) without giving up more than a few falls.
-        let recovered = try OnlineCrossValidation.recovery(scan.trials, folds: 5, scores: learnedFolds.scores, thresholds: [0.5]).result
+        let recovered = try OnlineCrossValidation.recovery(scan.trials, folds: 5, scores: scores, thresholds: [0.5]).result
         let d13 = (before: validated.perActivity["D13"]?.falseAlarms ?? 0, after: recovered.perActivity["D13"]?.falseAlarms ?? 0)
         #expect(d13.before > 0 && d13.after < d13.before, "D13 false alarms \(d13)")
         #expect(recovered.falseAlarms < validated.falseAlarms)
