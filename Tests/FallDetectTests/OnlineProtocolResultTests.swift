@@ -44,7 +44,7 @@ import Testing
         return g
     }
 
-    @Test func mergeAddsEverything() {
+    @Test func mergeAddsEverything() throws {
         let a = Self.result(
             counts: ConfusionCounts(fallsDetected: 2, fallsMissed: 1, adlsCleared: 3, falseAlarms: 1), falseAlarms: 2, stray: 1, hours: 0.5,
             latencies: [0.3, 0.7],
@@ -59,7 +59,14 @@ import Testing
             activities: ["F01": ConfusionCounts(fallsDetected: 1, fallsMissed: 0, adlsCleared: 0, falseAlarms: 0),
                 "D02": ConfusionCounts(fallsDetected: 0, fallsMissed: 0, adlsCleared: 4, falseAlarms: 2)])
         var m = a
-        m.merge(b)
+        m.falseAlarmTrials = [try SisFallTrialName(parsing: "D01_SA02_R01")]
+        var other = b
+        other.falseAlarmTrials = [try SisFallTrialName(parsing: "D01_SA01_R01")]
+        other.missedFalls = [try SisFallTrialName(parsing: "F01_SA01_R01")]
+        m.merge(other)
+        // Names from both, in trial order.
+        #expect(m.falseAlarmTrials.map(\.description) == ["D01_SA01_R01", "D01_SA02_R01"])
+        #expect(m.missedFalls.map(\.description) == ["F01_SA01_R01"])
         #expect(m.counts == ConfusionCounts(fallsDetected: 3, fallsMissed: 1, adlsCleared: 7, falseAlarms: 3))
         #expect(m.falseAlarms == 7)
         #expect(m.strayDetectionsInFalls == 1)

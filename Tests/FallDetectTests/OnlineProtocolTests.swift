@@ -66,9 +66,13 @@ import Testing
     }
 
     @Test func aDetectionBeforeTheSpanIsStray() throws {
-        let r = OnlineProtocol.evaluate(PeakJudge(), on: [try Self.fall("F01_SA01_R01", [Self.candidate(at: 9.99)])])
+        let missed = try Self.fall("F01_SA01_R01", [Self.candidate(at: 9.99)])
+        let found = try Self.fall("F02_SA01_R01", [Self.candidate(at: 10.5)])
+        let r = OnlineProtocol.evaluate(PeakJudge(), on: [missed, found])
         #expect(r.counts.fallsMissed == 1)
         #expect(r.strayDetectionsInFalls == 1)
+        // Named among the missed falls; a stray detection in a fall trial is no ADL false alarm.
+        #expect(r.missedFalls == [missed.name] && r.falseAlarmTrials.isEmpty)
     }
 
     @Test func latencyIsFromOnsetToTheFirstHitAndStraysStillCount() throws {
@@ -110,6 +114,8 @@ import Testing
         #expect(r.counts.falseAlarms == 1 && r.counts.adlsCleared == 1)
         #expect(r.counts.falls == 0)
         #expect(r.latencies.isEmpty)
+        // The trial with the detections is named once, the quiet one not.
+        #expect(r.falseAlarmTrials == [busy.name] && r.missedFalls.isEmpty)
     }
 
     @Test func theGateHoldsBackDetectionsWithinItsRefractoryPeriodPerTrial() throws {

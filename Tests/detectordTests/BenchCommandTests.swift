@@ -141,6 +141,12 @@ import Testing
             #expect(d["samples"] as? Int ?? 0 > 1_000_000)
             #expect(d["samples_per_second"] as? Double ?? 0 > 0)
             #expect(d["cross_validated"] as? Bool == true)
+            // Every ADL trial with a detection and every missed fall, by name.
+            let named = try #require(d["false_alarm_trials"] as? [String], "\(name)")
+            let missed = try #require(d["missed_falls"] as? [String], "\(name)")
+            #expect(named.count == adls - Int((sp * Double(adls)).rounded()), "\(name) \(named)")
+            #expect(missed.count == falls - Int((se * Double(falls)).rounded()), "\(name) \(missed)")
+            #expect(named.allSatisfy { $0.hasPrefix("D") } && missed.allSatisfy { $0.hasPrefix("F") })
         }
         // The confirmation stage only ever removes detections or delays them.
         #expect((detectors[3]["false_alarms"] as? Int ?? .max) <= (detectors[2]["false_alarms"] as? Int ?? 0))

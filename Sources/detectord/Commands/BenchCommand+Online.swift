@@ -259,6 +259,8 @@ extension BenchCommand {
             entry["per_activity"] = perActivity
             entry["false_alarms"] = r.falseAlarms
             entry["stray_detections_in_falls"] = r.strayDetectionsInFalls
+            entry["false_alarm_trials"] = r.falseAlarmTrials.map(\.description)
+            entry["missed_falls"] = r.missedFalls.map(\.description)
             entry["threshold"] = Double(r.threshold)
             // Before any confirmation stage: when the detector decided (the alert countdown's start).
             entry["detection_latency_ms"] = [

@@ -25,7 +25,8 @@ struct BenchCommand: ParsableCommand {
             30 s one-detection-per-event gate. A detection inside the labelled FALL span of SisFall_enhanced/ \
             or at most 2 s after it detects the fall; any other detection is a false alarm. Reported: SE, SP \
             (ADL trials without a detection), AC, false alarms per hour of ADL, latency from fall onset (the \
-            first sample labelled FALL) median and p95, young and elderly apart, per activity. Without \
+            first sample labelled FALL) median and p95, young and elderly apart, per activity; the JSON \
+            also names the ADL trials with a false alarm and the missed falls. Without \
             --train the shipped parameters are evaluated as they are; with --train every fold is tested with \
             parameters fitted on the other folds' subjects only (the learned model retrained on their \
             trials and on copies of their falls softened as --augment asks, the multiphase impact \

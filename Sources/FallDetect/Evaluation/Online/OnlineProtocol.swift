@@ -99,6 +99,7 @@ public enum OnlineProtocol {
                     group.latencies.append(latency)
                     result.detectionLatencies.append(Double((decisions?[t][first] ?? times[first]) - onset) / 1e9)
                 }
+                if !detected { result.missedFalls.append(trial.name) }
                 result.counts.add(isFall: true, flagged: detected)
                 group.counts.add(isFall: true, flagged: detected)
                 result.perActivity[trial.name.activityCode, default: ConfusionCounts()].add(isFall: true, flagged: detected)
@@ -108,6 +109,7 @@ public enum OnlineProtocol {
                 result.adlHours += hours
                 group.falseAlarms += times.count
                 group.adlHours += hours
+                if !times.isEmpty { result.falseAlarmTrials.append(trial.name) }
                 result.counts.add(isFall: false, flagged: !times.isEmpty)
                 group.counts.add(isFall: false, flagged: !times.isEmpty)
                 result.perActivity[trial.name.activityCode, default: ConfusionCounts()].add(isFall: false, flagged: !times.isEmpty)

@@ -20,6 +20,10 @@ public struct OnlineProtocolResult: Sendable {
     /// Per activity code: trials and the trials with a detection (for ADL: false alarms; for
     /// falls: detected).
     public var perActivity: [String: ConfusionCounts]
+    /// The ADL trials with a detection and the falls without one, by name, in trial order: what
+    /// to look at first.
+    public var falseAlarmTrials: [SisFallTrialName] = []
+    public var missedFalls: [SisFallTrialName] = []
 
     public struct GroupResult: Sendable {
         public var counts = ConfusionCounts()
@@ -67,5 +71,7 @@ extension OnlineProtocolResult {
             byGroup[group] = mine
         }
         for (code, c) in other.perActivity { perActivity[code, default: ConfusionCounts()].merge(c) }
+        falseAlarmTrials = (falseAlarmTrials + other.falseAlarmTrials).sorted()
+        missedFalls = (missedFalls + other.missedFalls).sorted()
     }
 }
