@@ -10,9 +10,11 @@ public struct RecoveryParameters: Sendable, Hashable {
     /// Seconds upright, without a break, that mean the wearer got up.
     public var uprightSeconds: Float
 
-    /// The defaults are the setting that 9 of 10 folds chose on the development subjects
-    /// (`detectord bench --protocol online --train`); the window is a product choice, well inside
-    /// the alert's countdown.
+    /// The defaults are the setting that 9 of 10 folds chose on the development subjects in an
+    /// earlier round (`detectord bench --protocol online --train`). The folds now choose 35° for
+    /// 1 s; the stricter default stays until the workflow acts on recoveries, so that a faller who
+    /// sits up for a moment keeps the alert. The window is a product choice, well inside the
+    /// alert's countdown.
     public init(windowSeconds: Float = 10, uprightTilt: Float = 30, uprightSeconds: Float = 2) {
         self.windowSeconds = windowSeconds
         self.uprightTilt = uprightTilt
