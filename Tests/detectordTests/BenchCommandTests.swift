@@ -211,6 +211,20 @@ import Testing
         #expect(softMultiphase["false_alarms"] as? Int == multiphase["false_alarms"] as? Int)
         #expect(softMultiphase["threshold"] as? Double == multiphase["threshold"] as? Double)
         #expect(softMultiphase["sensitivity"] as? Double ?? 1 < multiphase["sensitivity"] as? Double ?? 0)
+        // Slowed falls: the same fitting, so the same ADL outcome; the falls, twice as slow, are
+        // found less often.
+        let slowJSON = dir.appendingPathComponent("online-slow.json")
+        let outputSlow = try DetectordProcess.run([
+            "bench", "--root", dir.path, "--protocol", "online", "--detector", "multiphase", "--train", "--folds", "3", "--slow", "2",
+            "--json", slowJSON.path, "--cache", dir.appendingPathComponent("cache").path,
+        ])
+        #expect(outputSlow.status == 0, "\(outputSlow.standardError)")
+        #expect(outputSlow.standardOutput.contains("tested on falls replayed 2.00 times slower"))
+        let reportSlow = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: slowJSON)) as? [String: Any])
+        #expect(reportSlow["slow"] as? Double == 2 && report["slow"] is NSNull && reportSlow["soften"] is NSNull)
+        let slowMultiphase = try #require((reportSlow["detectors"] as? [[String: Any]])?.first)
+        #expect(slowMultiphase["false_alarms"] as? Int == multiphase["false_alarms"] as? Int)
+        #expect(slowMultiphase["sensitivity"] as? Double ?? 1 < multiphase["sensitivity"] as? Double ?? 0)
         // The stages at their shipped settings: the model retrained per fold, nothing chosen.
         let shippedJSON = dir.appendingPathComponent("online-shipped.json")
         let shipped = try DetectordProcess.run([
@@ -241,7 +255,8 @@ import Testing
         #expect(!sweep(plainLearned).isEmpty && sweep(plainLearned) != sweep(detectors[2]))
         for bad in [
             ["--soften", "1.5"], ["--soften", "0"], ["--protocol", "trial", "--soften", "0.5"], ["--shipped-stages"], ["--augment", "1"],
-            ["--augment", "0.5,x"], ["--augment", ""],
+            ["--augment", "0.5,x"], ["--augment", ""], ["--slow", "0.9"], ["--slow", "3.5"], ["--slow", "1.5", "--soften", "0.5"],
+            ["--protocol", "trial", "--slow", "1.5"],
         ] {
             let refused = try DetectordProcess.run(["bench", "--root", dir.path, "--protocol", "online"] + bad)
             #expect(refused.status == 64, "\(bad)")

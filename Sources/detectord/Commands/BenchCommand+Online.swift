@@ -49,12 +49,14 @@ extension BenchCommand {
                 err.write("note: \(scan.fallsWithoutLabels.count) fall trials have no labels and are left out: "
                     + scan.fallsWithoutLabels.prefix(5).map(\.description).joined(separator: ", ") + "\n")
             }
-            // With --soften every detector is fitted on the trials as recorded and tested on the
-            // same trials with their falls softened.
-            let softened = try soften.map { scale throws(FallDetectError) in
-                try OnlineScan(dataset: data, decimation: 200 / rate, softening: FallSoftening(scale: scale), cache: trialCache())
-            }
-            let tested = softened?.trials ?? scan.trials
+            // With --soften or --slow every detector is fitted as without it and tested on the
+            // same trials with their falls softened or slowed.
+            let stressed = soften != nil || slow != nil
+                ? try OnlineScan(
+                    dataset: data, decimation: 200 / rate, softening: soften.map { try FallSoftening(scale: $0) },
+                    slowing: slow.map { try FallSlowing(factor: $0) }, cache: trialCache())
+                : nil
+            let tested = stressed?.trials ?? scan.trials
             // The learned model of each fold trains on its subjects' softened copies as well.
             let copies = train && names.contains(where: { $0.hasPrefix("learned") })
                 ? try trainer.augmentation.trials(of: data, decimation: 200 / rate, cache: trialCache()) : []
@@ -83,7 +85,7 @@ extension BenchCommand {
                 } else if train, name.hasPrefix("learned") {
                     let validated = try OnlineCrossValidation.learned(
                         scan.trials, folds: folds, trainer: trainer.trainer, threshold: shipped.threshold, augmented: copies,
-                        tested: softened?.trials)
+                        tested: stressed?.trials)
                     (fittedScores, scores) = (validated.fittedScores, validated.scores)
                     threshold = validated.result.threshold
                     (learnedScores, learnedThreshold) = ((fittedScores, scores), threshold)
@@ -151,6 +153,7 @@ extension BenchCommand {
             let title = "SisFall online protocol, \(Set(scan.trials.map(\.name.subject)).count) subjects"
                 + (train ? ", \(folds)-fold cross-validated by subject" : ", shipped parameters")
                 + (soften.map { ", falls softened to \(ProgressLine.fixed(Double($0), 2))" } ?? "")
+                + (slow.map { ", falls slowed \(ProgressLine.fixed(Double($0), 2)) times" } ?? "")
             try writePlot(BenchPlot(title: title, curves: curves, published: BenchPlot.publishedPoints).svg, to: plot)
         }
     }
@@ -200,7 +203,8 @@ extension BenchCommand {
             + (trainedScales(results).isEmpty ? "" : " (the learned model also on its falls softened to "
                 + trainedScales(results).map { ProgressLine.fixed(Double($0), 2) }.joined(separator: ", ") + ")")
             + (scan.decimation > 1 ? ", at \(rate) Hz (one sample in \(scan.decimation))" : "")
-            + (soften.map { "; tested on falls softened to \(ProgressLine.fixed(Double($0), 2)) of their departure from 1 g" } ?? "") + "\n"
+            + (soften.map { "; tested on falls softened to \(ProgressLine.fixed(Double($0), 2)) of their departure from 1 g" } ?? "")
+            + (slow.map { "; tested on falls replayed \(ProgressLine.fixed(Double($0), 2)) times slower" } ?? "") + "\n"
         let header = ["detector", "SE %", "SP %", "AC %", "false alarms/h", "latency ms (median/p95)", "young SE/SP %", "elderly SE/SP %", "threshold"]
         var lines = [header]
         for r in results {
@@ -283,7 +287,8 @@ extension BenchCommand {
             "dataset": "sisfall", "root": root, "trials": scan.trials.count, "falls": falls, "adls": scan.trials.count - falls,
             "adl_hours": results.first?.adlHours ?? 0, "subjects": Set(scan.trials.map(\.name.subject)).count,
             "protocol": "online", "tolerance_s": OnlineProtocol.defaultTolerance, "sample_rate_hz": rate, "wall_seconds": wallSeconds,
-            "soften": soften.map { Double($0) as Any } ?? NSNull(), "shipped_stages": shippedStages,
+            "soften": soften.map { Double($0) as Any } ?? NSNull(), "slow": slow.map { Double($0) as Any } ?? NSNull(),
+            "shipped_stages": shippedStages,
             "augment": trainedScales(results).map(Double.init), "detectors": detectors,
         ]
     }

@@ -43,7 +43,9 @@ struct BenchCommand: ParsableCommand {
             the fall trials with |a| - 1 g scaled by K from 0.1 s before the labelled fall to 0.3 s after \
             its impact (the gyroscope untouched), all fitting done as without it (on the trials as \
             recorded, and --augment's copies for the learned model): how much of the sensitivity rests \
-            on hard, fast falls.
+            on hard, fast falls. --slow S instead replays that stretch of each fall S times slower \
+            (angular rate / S, acceleration beyond gravity / S², the rest of the trial later by the \
+            added time), a transform no model trains on.
 
             --plot writes an SVG: each detector's threshold sweep as a ROC curve (trials), its operating \
             point, the paper's published points, and the share of trials with a detection per activity code.
@@ -73,6 +75,9 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("soften"), help: ArgumentHelp("Online protocol: test on the falls with every acceleration's departure from 1 g scaled by this factor in (0, 1], from 0.1 s before the fall to 0.3 s after its impact; everything is fitted as without it. A stress test for softer, slower falls.", valueName: "k"))
     var soften: Float?
 
+    @Option(name: .customLong("slow"), help: ArgumentHelp("Online protocol: test on the falls replayed this many times slower, in [1, 3], from 0.1 s before the fall to 0.3 s after its impact (angular rate / S, acceleration beyond gravity / S²); everything is fitted as without it. A stress test for slower falls; not with --soften.", valueName: "s"))
+    var slow: Float?
+
     @OptionGroup(title: "Learned detector training (with --train)")
     var trainer: TrainerOptions
 
@@ -100,6 +105,11 @@ struct BenchCommand: ParsableCommand {
         if let soften {
             guard evaluationProtocol == "online" else { throw ValidationError("--soften needs --protocol online") }
             guard soften.isFinite, soften > 0, soften <= 1 else { throw ValidationError("--soften must lie in (0, 1], got \(soften)") }
+        }
+        if let slow {
+            guard evaluationProtocol == "online" else { throw ValidationError("--slow needs --protocol online") }
+            guard soften == nil else { throw ValidationError("--slow and --soften are separate stress tests; give one") }
+            guard slow.isFinite, slow >= 1, slow <= 3 else { throw ValidationError("--slow must lie in [1, 3], got \(slow)") }
         }
     }
 

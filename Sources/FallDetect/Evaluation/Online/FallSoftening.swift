@@ -27,17 +27,10 @@ public struct FallSoftening: Sendable, Hashable {
     /// The trial's samples, softened where its labels mark a fall; unchanged otherwise (ADL, no
     /// labels, or a scale of 1).
     public func apply(to trial: SisFallTrial) -> [IMUSample] {
-        guard scale < 1, trial.name.isFall, let labels = trial.labels, let first = labels.firstIndex(of: 2),
-            let last = labels.lastIndex(of: 2)
-        else { return trial.samples }
+        guard scale < 1, let window = FallStressWindow.range(in: trial, lead: lead, follow: follow) else { return trial.samples }
         var samples = trial.samples
-        let rate = 1e9 / Double(SisFallTrial.samplePeriodNanoseconds)
-        func count(_ seconds: Double) -> Int { Int((seconds * rate).rounded()) }
-        func magnitude(_ i: Int) -> Float { let a = samples[i].acceleration; return (a * a).sum().squareRoot() }
-        var impact = first
-        for i in first..<min(samples.count, last + count(0.4) + 1) where magnitude(i) > magnitude(impact) { impact = i }
-        for i in max(0, first - count(Double(lead)))..<min(samples.count, impact + count(Double(follow)) + 1) {
-            let m = magnitude(i)
+        for i in window {
+            let m = FallStressWindow.magnitude(samples[i])
             guard m > 1e-3 else { continue }
             samples[i].acceleration *= (1 + scale * (m - 1)) / m
         }

@@ -23,15 +23,20 @@ public struct OnlineScan: Sendable {
     public let decimation: Int
     /// The stress test applied to the fall trials, if any.
     public let softening: FallSoftening?
+    public let slowing: FallSlowing?
 
-    /// `fallsOnly` leaves the ADL trials out: training copies of the falls need nothing else.
+    /// `fallsOnly` leaves the ADL trials out: training copies of the falls need nothing else. One
+    /// stress test at a time: `softening` or `slowing`.
     public init(
         dataset: SisFallDataset, settings: FallCandidateSettings = FallCandidateSettings(),
         confirmation: StillnessParameters = OnlineScan.benchConfirmation, decimation: Int = 1, softening: FallSoftening? = nil,
-        fallsOnly: Bool = false, cache: TrialCache? = nil, workers: Int? = nil
+        slowing: FallSlowing? = nil, fallsOnly: Bool = false, cache: TrialCache? = nil, workers: Int? = nil
     ) throws(FallDetectError) {
         guard (1...20).contains(decimation) else {
             throw FallDetectError(.invalidArgument, "decimation must lie in 1…20, got \(decimation)", field: "decimation")
+        }
+        guard softening == nil || slowing == nil else {
+            throw FallDetectError(.invalidArgument, "soften and slow are separate stress tests; give one", field: "slow")
         }
         var decimated = settings
         decimated.sampleRate = Float(1e9 / Double(SisFallTrial.samplePeriodNanoseconds)) / Float(decimation)
@@ -45,13 +50,13 @@ public struct OnlineScan: Sendable {
             let start = clock.now
             // Keeping every n-th sample is what a sensor running at 200/n Hz would have delivered,
             // but for its own anti-aliasing filter.
-            let full = softening?.apply(to: trial) ?? trial.samples
+            let (full, labels) = slowing?.apply(to: trial) ?? (softening?.apply(to: trial) ?? trial.samples, trial.labels)
             let samples = decimation == 1 ? full : stride(from: 0, to: full.count, by: decimation).map { full[$0] }
             let found = Self.candidates(in: samples, settings: settings, confirmation: confirmation)
             let baseline = Self.baseline(in: samples, sampleRate: settings.sampleRate)
             let elapsed = start.duration(to: clock.now)
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-            let span = OnlineTrial.fallSpan(labels: trial.labels, samplePeriodNanoseconds: SisFallTrial.samplePeriodNanoseconds)
+            let span = OnlineTrial.fallSpan(labels: labels, samplePeriodNanoseconds: SisFallTrial.samplePeriodNanoseconds)
             let row = OnlineTrial(
                 name: trial.name, samples: samples.count, seconds: Double(samples.count) / Double(settings.sampleRate),
                 fallSpan: span, candidates: found.candidates, confirmations: found.confirmations, recoveries: found.recoveries,
@@ -67,6 +72,7 @@ public struct OnlineScan: Sendable {
         self.confirmation = confirmation
         self.decimation = decimation
         self.softening = softening
+        self.slowing = slowing
         computeSeconds = seconds
         self.notices = notices
         fallsWithoutLabels = unlabelled.sorted()
