@@ -23,7 +23,7 @@ help:
 	@echo "make bench   benchmarks against peers (numpy, pandas, boost, Fusion C, imufusion); writes Bench/results/latest.json"
 	@echo "make demo    regenerate Datasets/demo/ (synthetic recordings)"
 	@echo "make train   retrain the learned fall detector on the SisFall development subjects (../shared)"
-	@echo "make evaluate  the README's accuracy figures: online protocol, 10 folds by subject, with bench.svg"
+	@echo "make evaluate  the README's accuracy figures: online protocol, 10 folds by subject, with bench.svg and the stress tests"
 	@echo "make clean   remove build output and caches"
 
 bootstrap:
@@ -90,6 +90,11 @@ evaluate: build $(SISFALL_STAMP)
 	  --json $(CACHE)/bench-online.json --plot bench.svg
 	$(RELEASE_BIN) bench --dataset sisfall --root $(SISFALL) --cache $(CACHE)/detectord --protocol online --train --folds 10 \
 	  --shipped-stages --detector learned+stillness+recovery
+	@# The stress tests the README quotes: softer falls, and slower ones that no model trains on.
+	for stress in "--soften 0.5" "--soften 0.35" "--slow 1.5"; do \
+	  $(RELEASE_BIN) bench --dataset sisfall --root $(SISFALL) --cache $(CACHE)/detectord --protocol online --train --folds 10 \
+	    $$stress 2>/dev/null || exit 1; \
+	done
 	$(RELEASE_BIN) bench --dataset sisfall --root $(SISFALL) --cache $(CACHE)/detectord --protocol trial --folds 10 \
 	  --json $(CACHE)/bench-trial.json --plot bench-trial.svg
 
