@@ -93,7 +93,7 @@ evaluate: build $(SISFALL_STAMP)
 	@# The stress tests the README quotes: softer falls, and slower ones that no model trains on.
 	for stress in "--soften 0.5" "--soften 0.35" "--slow 1.5"; do \
 	  $(RELEASE_BIN) bench --dataset sisfall --root $(SISFALL) --cache $(CACHE)/detectord --protocol online --train --folds 10 \
-	    $$stress 2>/dev/null || exit 1; \
+	    $$stress || exit 1; \
 	done
 	$(RELEASE_BIN) bench --dataset sisfall --root $(SISFALL) --cache $(CACHE)/detectord --protocol trial --folds 10 \
 	  --json $(CACHE)/bench-trial.json --plot bench-trial.svg
