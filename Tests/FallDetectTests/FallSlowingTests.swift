@@ -34,6 +34,15 @@ import Testing
         #expect((189...190).contains(fall.first ?? 0) && (80...83).contains(fall.count), "\(fall.first ?? -1) \(fall.count)")
     }
 
+    /// A label file that ends inside the window still stretches, its last label carried on.
+    @Test func labelsShortOfTheSamplesStretchWithoutFailing() throws {
+        var trial = try Self.trial("F01")
+        trial.labels = Array(trial.labels?[..<240] ?? [])
+        let labels = try #require(try FallSlowing(factor: 2).apply(to: trial).labels)
+        #expect(labels.count == 150 + 221)
+        #expect(labels.filter { $0 == 2 }.count >= 80)
+    }
+
     @Test func activitiesUnlabelledFallsAndAFactorOfOneAreLeftAlone() throws {
         let slowing = try FallSlowing(factor: 1.5)
         for trial in [try Self.trial("D01"), try Self.trial("F01", labelled: false)] {

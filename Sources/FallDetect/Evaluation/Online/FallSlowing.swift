@@ -60,13 +60,16 @@ public struct FallSlowing: Sendable, Hashable {
     }
 
     /// `labels` with the window's stretch of rows repeated as the samples were: each new row takes
-    /// the label of the original row it was drawn from.
+    /// the label of the nearest original row it was drawn from. A label file a row or two short
+    /// of its samples (a SisFall quirk) keeps its last label over the missing rows.
     func stretch(_ labels: [UInt8], window: Range<Int>, stretched: Int) -> [UInt8] {
-        guard window.upperBound <= labels.count else { return labels }
+        guard window.lowerBound < labels.count else { return labels }
         let span = Float(window.count - 1)
         var out = Array(labels[..<window.lowerBound])
-        for k in 0...stretched { out.append(labels[window.lowerBound + Int((Float(k) * span / Float(stretched)).rounded())]) }
-        out += labels[window.upperBound...]
+        for k in 0...stretched {
+            out.append(labels[min(labels.count - 1, window.lowerBound + Int((Float(k) * span / Float(stretched)).rounded()))])
+        }
+        if window.upperBound < labels.count { out += labels[window.upperBound...] }
         return out
     }
 }
