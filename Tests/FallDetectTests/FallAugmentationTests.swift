@@ -11,8 +11,15 @@ import Testing
         #expect(error?.field == "augment")
     }
 
-    @Test func theShippedScalesAndNoneAreAccepted() throws {
-        #expect(try FallAugmentation().scales == [0.5])
+    /// The default is what the committed model was trained with: changing one without retraining
+    /// the other fails here (`detectord train` writes the scales into the model file's header).
+    @Test func theShippedScalesAreTheCommittedModelsAndNoneIsAccepted() throws {
+        let scales = try FallAugmentation().scales
+        #expect(scales == FallAugmentation.shippedScales && !scales.isEmpty)
+        let model = try String(
+            contentsOfFile: SharedData.packageRoot + "/Sources/FallDetect/Detection/Fall/ShippedFallModel.swift", encoding: .utf8)
+        let header = try #require(model.split(separator: "\n").first { $0.contains("Trained on") })
+        #expect(header.contains("softened copies at \(scales.map { "\($0)" }.joined(separator: ", ")) included"), "\(header)")
         #expect(try FallAugmentation(scales: []).scales.isEmpty)
     }
 

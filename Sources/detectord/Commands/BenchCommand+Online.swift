@@ -15,7 +15,7 @@ extension BenchCommand {
         if name == "all" { return Self.onlineDetectorNames }
         guard Self.onlineDetectorNames.contains(name) else {
             throw ValidationError(
-                "--detector with --protocol online must be c8, multiphase, learned, learned+stillness, learned+recovery or all, got '\(detector)'")
+                "--detector with --protocol online must be \(Self.onlineDetectorNames.joined(separator: ", ")) or all, got '\(detector)'")
         }
         return [name]
     }

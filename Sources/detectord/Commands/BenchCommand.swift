@@ -102,14 +102,19 @@ struct BenchCommand: ParsableCommand {
         guard rate > 0, 200 % rate == 0, rate >= 20 else { throw ValidationError("--rate must divide 200 and be at least 20, got \(rate)") }
         guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
         if shippedStages, !train { throw ValidationError("--shipped-stages needs --train") }
-        if let soften {
-            guard evaluationProtocol == "online" else { throw ValidationError("--soften needs --protocol online") }
-            guard soften.isFinite, soften > 0, soften <= 1 else { throw ValidationError("--soften must lie in (0, 1], got \(soften)") }
-        }
-        if let slow {
-            guard evaluationProtocol == "online" else { throw ValidationError("--slow needs --protocol online") }
-            guard soften == nil else { throw ValidationError("--slow and --soften are separate stress tests; give one") }
-            guard slow.isFinite, slow >= 1, slow <= 3 else { throw ValidationError("--slow must lie in [1, 3], got \(slow)") }
+        // The stress tests' own checks give the ranges.
+        do {
+            if let soften {
+                guard evaluationProtocol == "online" else { throw ValidationError("--soften needs --protocol online") }
+                _ = try FallSoftening(scale: soften)
+            }
+            if let slow {
+                guard evaluationProtocol == "online" else { throw ValidationError("--slow needs --protocol online") }
+                guard soften == nil else { throw ValidationError("--slow and --soften are separate stress tests; give one") }
+                _ = try FallSlowing(factor: slow)
+            }
+        } catch let error as FallDetectError {
+            throw ValidationError("--\(error.field ?? "soften") \(error.message)")
         }
     }
 

@@ -30,7 +30,7 @@ public struct FallSoftening: Sendable, Hashable {
         guard scale < 1, let window = FallStressWindow.range(in: trial, lead: lead, follow: follow) else { return trial.samples }
         var samples = trial.samples
         for i in window {
-            let m = FallStressWindow.magnitude(samples[i])
+            let m = samples[i].accelerationMagnitude
             guard m > 1e-3 else { continue }
             samples[i].acceleration *= (1 + scale * (m - 1)) / m
         }

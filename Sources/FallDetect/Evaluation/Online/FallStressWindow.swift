@@ -12,13 +12,10 @@ enum FallStressWindow {
         let rate = 1e9 / Double(SisFallTrial.samplePeriodNanoseconds)
         func count(_ seconds: Float) -> Int { Int((Double(seconds) * rate).rounded()) }
         var impact = first
-        for i in first..<min(samples.count, last + count(0.4) + 1) where magnitude(samples[i]) > magnitude(samples[impact]) { impact = i }
+        for i in first..<min(samples.count, last + count(0.4) + 1)
+        where samples[i].accelerationMagnitude > samples[impact].accelerationMagnitude {
+            impact = i
+        }
         return max(0, first - count(lead))..<min(samples.count, impact + count(follow) + 1)
-    }
-
-    /// |a| in g, summed as SIMD lanes (the stress tests' figures depend on this exact rounding).
-    static func magnitude(_ s: IMUSample) -> Float {
-        let a = s.acceleration
-        return (a * a).sum().squareRoot()
     }
 }
