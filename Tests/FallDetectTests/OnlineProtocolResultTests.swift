@@ -103,6 +103,13 @@ import Testing
         #expect(abs(merged.adlHours - whole.adlHours) < 1e-12)
         #expect(merged.latencies.sorted() == whole.latencies.sorted())
         #expect(merged.perActivity == whole.perActivity)
+        // F03_SE06_R02 joins SE06's earlier fall; SE02 is new.
+        #expect(merged.bySubject.keys.sorted() == whole.bySubject.keys.sorted())
+        for subject in whole.bySubject.keys {
+            #expect(merged.bySubject[subject]?.counts == whole.bySubject[subject]?.counts, "\(subject)")
+            #expect(merged.bySubject[subject]?.falseAlarms == whole.bySubject[subject]?.falseAlarms, "\(subject)")
+        }
+        #expect(merged.bySubject["SE06"]?.counts.falls == 2)
         for g in SisFallTrialName.Group.allCases {
             #expect(merged.byGroup[g]?.counts == whole.byGroup[g]?.counts)
             #expect(merged.byGroup[g]?.falseAlarms == whole.byGroup[g]?.falseAlarms)

@@ -168,6 +168,21 @@ import Testing
         #expect(abs(r.adlHours - 0.4) < 1e-12)
     }
 
+    @Test func resultsAreSplitBySubject() throws {
+        let r = OnlineProtocol.evaluate(PeakJudge(), on: try Self.mixedTrials())
+        #expect(r.bySubject.keys.sorted() == ["SA01", "SA02", "SE01", "SE06"])
+        #expect(r.bySubject["SA01"]?.counts == ConfusionCounts(fallsDetected: 2, fallsMissed: 0, adlsCleared: 0, falseAlarms: 1))
+        #expect(r.bySubject["SA02"]?.counts == ConfusionCounts(fallsDetected: 0, fallsMissed: 1, adlsCleared: 0, falseAlarms: 0))
+        #expect(r.bySubject["SE01"]?.counts == ConfusionCounts(fallsDetected: 0, fallsMissed: 0, adlsCleared: 1, falseAlarms: 1))
+        #expect(r.bySubject["SE01"]?.falseAlarms == 2)
+        #expect(abs((r.bySubject["SE01"]?.adlHours ?? 0) - 0.2) < 1e-12)
+        #expect(r.bySubject["SE06"]?.latencies.count == 1)
+        // The subjects add up to the whole.
+        var sum = OnlineProtocolResult.GroupResult()
+        for g in r.bySubject.values { sum.merge(g) }
+        #expect(sum.counts == r.counts && sum.falseAlarms == r.falseAlarms && sum.latencies.sorted() == r.latencies.sorted())
+    }
+
     @Test func resultsAreCountedPerActivity() throws {
         let r = OnlineProtocol.evaluate(PeakJudge(), on: try Self.mixedTrials())
         #expect(r.perActivity["F01"] == ConfusionCounts(fallsDetected: 2, fallsMissed: 0, adlsCleared: 0, falseAlarms: 0))

@@ -147,7 +147,16 @@ import Testing
             #expect(named.count == adls - Int((sp * Double(adls)).rounded()), "\(name) \(named)")
             #expect(missed.count == falls - Int((se * Double(falls)).rounded()), "\(name) \(missed)")
             #expect(named.allSatisfy { $0.hasPrefix("D") } && missed.allSatisfy { $0.hasPrefix("F") })
+            // 95 % intervals around each figure (three subjects: wide, but they hold the figure).
+            let intervals = try #require(d["intervals"] as? [String: Any], "\(name)")
+            #expect(intervals["level"] as? Double == 0.95)
+            for (key, value) in [("sensitivity", se), ("specificity", sp), ("false_alarms_per_hour", Double(alarms) / hours)] {
+                let range = try #require(intervals[key] as? [Double], "\(name) \(key)")
+                #expect(range.count == 2 && range[0] <= value + 1e-12 && value <= range[1] + 1e-12, "\(name) \(key) \(range) \(value)")
+            }
+            #expect(output.standardOutput.contains("  \(name): SE "), "\(name)")
         }
+        #expect(output.standardOutput.contains("95 % intervals (SE and SP resampling whole subjects, false alarms/h exact Poisson):"))
         // The confirmation stage only ever removes detections or delays them.
         #expect((detectors[3]["false_alarms"] as? Int ?? .max) <= (detectors[2]["false_alarms"] as? Int ?? 0))
         #expect((detectors[3]["latency_ms"] as? [String: Double])?["median"] ?? 0 > (detectors[2]["latency_ms"] as? [String: Double])?["median"] ?? 0)

@@ -224,6 +224,12 @@ extension BenchCommand {
             text += "\(r.detector): decided at \(Self.milliseconds(r.medianDetectionLatency))/\(Self.milliseconds(r.p95DetectionLatency)) ms "
                 + "from fall onset (median/p95), confirmed at \(Self.milliseconds(r.medianLatency))/\(Self.milliseconds(r.p95Latency)) ms\n"
         }
+        text += "95 % intervals (SE and SP resampling whole subjects, false alarms/h exact Poisson):\n"
+        for r in results {
+            let i = FigureIntervals(r)
+            text += "  \(r.detector): SE \(Self.percentRange(i.sensitivity)) %, SP \(Self.percentRange(i.specificity)) %, "
+                + "\(i.falseAlarmsPerHour.map { "\(ProgressLine.fixed($0.lowerBound, 2))–\(ProgressLine.fixed($0.upperBound, 2))" } ?? "-") false alarms/h\n"
+        }
         for r in results {
             text += "\(r.detector): \(Self.activitySummary(r.perActivity))"
                 + (r.strayDetectionsInFalls > 0 ? "; \(r.strayDetectionsInFalls) detections in fall trials outside the fall window" : "") + "\n"
@@ -266,6 +272,12 @@ extension BenchCommand {
             entry["false_alarm_trials"] = r.falseAlarmTrials.map(\.description)
             entry["missed_falls"] = r.missedFalls.map(\.description)
             entry["threshold"] = Double(r.threshold)
+            let intervals = FigureIntervals(r)
+            entry["intervals"] = [
+                "level": intervals.level, "method": "subject bootstrap (SE, SP); exact Poisson (false alarms per hour)",
+                "sensitivity": Self.json(intervals.sensitivity), "specificity": Self.json(intervals.specificity),
+                "false_alarms_per_hour": Self.json(intervals.falseAlarmsPerHour),
+            ]
             // Before any confirmation stage: when the detector decided (the alert countdown's start).
             entry["detection_latency_ms"] = [
                 "median": Self.json(r.medianDetectionLatency.map { $0 * 1000 }), "p95": Self.json(r.p95DetectionLatency.map { $0 * 1000 }),

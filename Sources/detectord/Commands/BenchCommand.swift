@@ -25,7 +25,8 @@ struct BenchCommand: ParsableCommand {
             30 s one-detection-per-event gate. A detection inside the labelled FALL span of SisFall_enhanced/ \
             or at most 2 s after it detects the fall; any other detection is a false alarm. Reported: SE, SP \
             (ADL trials without a detection), AC, false alarms per hour of ADL, latency from fall onset (the \
-            first sample labelled FALL) median and p95, young and elderly apart, per activity; the JSON \
+            first sample labelled FALL) median and p95, young and elderly apart, per activity, and 95 % \
+            intervals (SE and SP by resampling whole subjects, false alarms per hour exact Poisson); the JSON \
             also names the ADL trials with a false alarm and the missed falls. Without \
             --train the shipped parameters are evaluated as they are; with --train every fold is tested with \
             parameters fitted on the other folds' subjects only (the learned model retrained on their \
@@ -209,6 +210,11 @@ struct BenchCommand: ParsableCommand {
         value.map { ProgressLine.fixed($0 * 100, 2) } ?? "-"
     }
 
+    /// "98.31–99.55", or "-" without an interval.
+    static func percentRange(_ range: ClosedRange<Double>?) -> String {
+        range.map { "\(percent($0.lowerBound))–\(percent($0.upperBound))" } ?? "-"
+    }
+
     static func padded(_ text: String, _ width: Int) -> String {
         text + String(repeating: " ", count: max(0, width - text.count))
     }
@@ -273,6 +279,8 @@ struct BenchCommand: ParsableCommand {
     }
 
     static func json(_ value: Double?) -> Any { value.map { $0 as Any } ?? NSNull() }
+    /// [lower, upper], or null.
+    static func json(_ range: ClosedRange<Double>?) -> Any { range.map { [$0.lowerBound, $0.upperBound] as Any } ?? NSNull() }
 
     /// The metrics of one set of trial decisions. Under the trial protocol a false alarm is a
     /// flagged ADL trial, so false alarms per hour count those over the hours of ADL; a decision

@@ -88,33 +88,31 @@ public enum OnlineProtocol {
             detector: detector, threshold: threshold, counts: ConfusionCounts(), falseAlarms: 0, strayDetectionsInFalls: 0,
             adlHours: 0, latencies: [], byGroup: [:], perActivity: [:])
         for (t, (trial, times)) in zip(trials, detections).enumerated() {
-            var group = result.byGroup[trial.name.group] ?? OnlineProtocolResult.GroupResult()
+            // This trial's outcome, added to the totals, its group and its subject alike.
+            var one = OnlineProtocolResult.GroupResult()
             if trial.name.isFall {
                 let hits = times.indices.filter { trial.isInFallWindow(times[$0], tolerance: tolerance) }
                 let detected = !hits.isEmpty
                 result.strayDetectionsInFalls += times.count - hits.count
                 if let first = hits.first, let onset = trial.fallSpan?.lowerBound {
-                    let latency = Double(times[first] - onset) / 1e9
-                    result.latencies.append(latency)
-                    group.latencies.append(latency)
+                    one.latencies.append(Double(times[first] - onset) / 1e9)
                     result.detectionLatencies.append(Double((decisions?[t][first] ?? times[first]) - onset) / 1e9)
                 }
                 if !detected { result.missedFalls.append(trial.name) }
-                result.counts.add(isFall: true, flagged: detected)
-                group.counts.add(isFall: true, flagged: detected)
-                result.perActivity[trial.name.activityCode, default: ConfusionCounts()].add(isFall: true, flagged: detected)
+                one.counts.add(isFall: true, flagged: detected)
             } else {
-                let hours = trial.seconds / 3600
-                result.falseAlarms += times.count
-                result.adlHours += hours
-                group.falseAlarms += times.count
-                group.adlHours += hours
+                one.falseAlarms = times.count
+                one.adlHours = trial.seconds / 3600
                 if !times.isEmpty { result.falseAlarmTrials.append(trial.name) }
-                result.counts.add(isFall: false, flagged: !times.isEmpty)
-                group.counts.add(isFall: false, flagged: !times.isEmpty)
-                result.perActivity[trial.name.activityCode, default: ConfusionCounts()].add(isFall: false, flagged: !times.isEmpty)
+                one.counts.add(isFall: false, flagged: !times.isEmpty)
             }
-            result.byGroup[trial.name.group] = group
+            result.counts.merge(one.counts)
+            result.falseAlarms += one.falseAlarms
+            result.adlHours += one.adlHours
+            result.latencies += one.latencies
+            result.byGroup[trial.name.group, default: OnlineProtocolResult.GroupResult()].merge(one)
+            result.bySubject[trial.name.subject, default: OnlineProtocolResult.GroupResult()].merge(one)
+            result.perActivity[trial.name.activityCode, default: ConfusionCounts()].merge(one.counts)
         }
         return result
     }

@@ -17,6 +17,9 @@ public struct OnlineProtocolResult: Sendable {
     /// the same as `latencies` for a detector without one.
     public var detectionLatencies: [Double] = []
     public var byGroup: [SisFallTrialName.Group: OnlineProtocolResult.GroupResult]
+    /// The same per subject (`SisFallTrialName.subject`): what `FigureIntervals` resamples, since
+    /// one person's trials are not independent of each other.
+    public var bySubject: [String: OnlineProtocolResult.GroupResult] = [:]
     /// Per activity code: trials and the trials with a detection (for ADL: false alarms; for
     /// falls: detected).
     public var perActivity: [String: ConfusionCounts]
@@ -34,6 +37,14 @@ public struct OnlineProtocolResult: Sendable {
         public var falseAlarmsPerHour: Double? { adlHours > 0 ? Double(falseAlarms) / adlHours : nil }
         public var medianLatency: Double? { OnlineProtocolResult.percentile(latencies, 0.5) }
         public var p95Latency: Double? { OnlineProtocolResult.percentile(latencies, 0.95) }
+
+        /// Adds another set of trials' outcome.
+        public mutating func merge(_ other: GroupResult) {
+            counts.merge(other.counts)
+            falseAlarms += other.falseAlarms
+            adlHours += other.adlHours
+            latencies += other.latencies
+        }
     }
 
     public var falseAlarmsPerHour: Double? { adlHours > 0 ? Double(falseAlarms) / adlHours : nil }
@@ -62,14 +73,8 @@ extension OnlineProtocolResult {
         adlHours += other.adlHours
         latencies += other.latencies
         detectionLatencies += other.detectionLatencies
-        for (group, g) in other.byGroup {
-            var mine = byGroup[group] ?? GroupResult()
-            mine.counts.merge(g.counts)
-            mine.falseAlarms += g.falseAlarms
-            mine.adlHours += g.adlHours
-            mine.latencies += g.latencies
-            byGroup[group] = mine
-        }
+        for (group, g) in other.byGroup { byGroup[group, default: GroupResult()].merge(g) }
+        for (subject, g) in other.bySubject { bySubject[subject, default: GroupResult()].merge(g) }
         for (code, c) in other.perActivity { perActivity[code, default: ConfusionCounts()].merge(c) }
         falseAlarmTrials = (falseAlarmTrials + other.falseAlarmTrials).sorted()
         missedFalls = (missedFalls + other.missedFalls).sorted()
