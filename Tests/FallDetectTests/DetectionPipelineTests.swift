@@ -163,10 +163,9 @@ import Testing
         #expect(try Self.followUps(fall.samples, profile: none, sampleRate: rate).isEmpty)
     }
 
-    @Test func standingUpAfterTheFallIsARecovery() throws {
-        // The fall, 3 s on the ground, then the first 8 s of the recording (standing and walking)
-        // again: the wearer got up.
-        let fall = SyntheticGenerator(seed: 2).generate(.forwardFall)
+    /// The synthetic fall, 3 s on the ground, then the first 8 s of the recording (standing and
+    /// walking) again: the wearer got up. With the fall's detection time.
+    static func fallThenUp(_ fall: Recording) throws -> (samples: [IMUSample], detection: Int64) {
         let detection = try #require(try Self.detections(fall, profile: .walking).first).timestampNanoseconds
         let period = Int64(1e9 / fall.info.sensor.sampleRate)
         var samples = fall.samples.filter { $0.timestampNanoseconds <= detection + 3_000_000_000 }
@@ -175,6 +174,48 @@ import Testing
         for s in fall.samples where s.timestampNanoseconds - first < 8_000_000_000 {
             samples.append(IMUSample(timestampNanoseconds: resume + s.timestampNanoseconds - first, acceleration: s.acceleration, angularRate: s.angularRate))
         }
+        return (samples, detection)
+    }
+
+    /// The pipeline feeding the emergency workflow as the daemon does: detections raise, follow-ups
+    /// report, the clock ticks every second and for `after` seconds past the last sample.
+    static func workflowActions(_ samples: [IMUSample], profile: DetectionProfile, sampleRate: Float, after: Double = 200) throws -> [WorkflowAction] {
+        var pipeline = try DetectionPipeline(profile: profile, sampleRate: sampleRate)
+        var workflow = EmergencyWorkflow()
+        let who = try ProtectedPerson(fullName: "Ada Lovelace", phone: "+447700900123", country: "GB")
+        var actions = workflow.handle(.startProtection(who, gnssConfigured: false, hasFix: false), at: 0)
+        var nextTick: Int64 = 0
+        for sample in samples {
+            let now = sample.timestampNanoseconds
+            for event in pipeline.push(sample) { actions += workflow.handle(event.workflowInput, at: now) }
+            for outcome in pipeline.takeFollowUps() { actions += workflow.handle(outcome.workflowInput, at: now) }
+            if now >= nextTick {
+                actions += workflow.handle(.tick, at: now)
+                nextTick = now + 1_000_000_000
+            }
+        }
+        let end = samples.last?.timestampNanoseconds ?? 0
+        for second in 1...Int(after) { actions += workflow.handle(.tick, at: end + Int64(second) * 1_000_000_000) }
+        return actions
+    }
+
+    @Test func aWearerWhoGetsUpIsNotReportedAndOneWhoStaysDownIs() throws {
+        let fall = SyntheticGenerator(seed: 2).generate(.forwardFall)
+        let rate = Float(fall.info.sensor.sampleRate)
+        let up = try Self.workflowActions(try Self.fallThenUp(fall).samples, profile: .walking, sampleRate: rate)
+        #expect(up.contains(.transition(from: .noEmergency, to: .alertCountdown, reason: "fall detected")), "\(up)")
+        #expect(up.contains(.transition(from: .alertCountdown, to: .noEmergency, reason: "up again after the fall")), "\(up)")
+        #expect(!up.contains(.send(.alert)), "\(up)")
+        let down = try Self.workflowActions(fall.samples, profile: .walking, sampleRate: rate)
+        #expect(down.contains(.send(.alert)), "\(down)")
+        #expect(!down.contains { if case .transition(_, .noEmergency, _) = $0 { true } else { false } }, "\(down)")
+    }
+
+    @Test func standingUpAfterTheFallIsARecovery() throws {
+        let fall = SyntheticGenerator(seed: 2).generate(.forwardFall)
+        var (samples, detection) = try Self.fallThenUp(fall)
+        let period = Int64(1e9 / fall.info.sensor.sampleRate)
+        let first = fall.samples[0].timestampNanoseconds
         let outcomes = try Self.followUps(samples, profile: .walking, sampleRate: Float(fall.info.sensor.sampleRate))
         #expect(outcomes.map(\.kind) == [.recovered], "\(outcomes.map { $0.summary() })")
         #expect(outcomes.first?.event.timestampNanoseconds == detection)

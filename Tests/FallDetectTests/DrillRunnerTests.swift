@@ -27,6 +27,16 @@ import Testing
         #expect(messages(lines).isEmpty)
     }
 
+    /// The first fall's wearer is up again 12 s later: withdrawn, nothing sent. The second's
+    /// stays down: it goes out when the countdown ends.
+    @Test func upAgainWithdrawsAndStayingDownSends() async throws {
+        let lines = try await run("fall-up-again.jsonl")
+        #expect(transitions(lines) == ["5 ALERT_COUNTDOWN", "17 NO_EMERGENCY", "200 ALERT_COUNTDOWN", "320 EMERGENCY_SENDING", "320 EMERGENCY_SENT"])
+        #expect(lines.contains { $0["type"] as? String == "transition" && $0["reason"] as? String == "up again after the fall" })
+        #expect(messages(lines).first?["kind"] as? String == "alert")
+        #expect(messages(lines).first?["t"] as? Int == 320)
+    }
+
     @Test func aFallGoesOutIsTrackedAndEnds() async throws {
         let lines = try await run("fall-sent-tracking-survey.jsonl")
         #expect(transitions(lines) == ["10 ALERT_COUNTDOWN", "130 EMERGENCY_SENDING", "130 EMERGENCY_SENT", "1930 EMERGENCY_ENDED"])

@@ -13,9 +13,13 @@ import Testing
             {"at": 8, "do": "network", "up": false}
             {"at": 9, "do": "sos", "source": "keychain"}
             {"at": 10, "do": "battery", "percent": 12}
+            {"at": 11, "do": "up_again"}
+            {"at": 12, "do": "stayed_down"}
             """, path: "s.jsonl")
         #expect(script.errors.isEmpty)
-        #expect(script.steps.map(\.line) == [2, 4, 1, 5, 6, 7, 8, 9])
+        #expect(script.steps.map(\.line) == [2, 4, 1, 5, 6, 7, 8, 9, 10, 11])
+        #expect(script.steps[8].action == .followUp(.recovered))
+        #expect(script.steps[9].action == .followUp(.stayedDown))
         #expect(script.steps[2].action == .detect(.automaticCrash))
         #expect(script.steps[3].action == .position(latitude: 1.5, longitude: 2.5, accuracy: 5, speed: 3))
         #expect(script.steps[6].action == .sos(fromKeychain: true))

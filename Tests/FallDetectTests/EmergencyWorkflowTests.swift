@@ -58,6 +58,48 @@ import Testing
         #expect(w.handle(.tick, at: 500 * s).isEmpty)
     }
 
+    @Test func upAgainWithdrawsAFallsCountdownAndSendsNothing() {
+        var w = protected()
+        _ = w.handle(.detection(.automaticFall), at: 0)
+        #expect(w.handle(.followUp(.recovered), at: 12 * s) == [
+            .alarm(on: false), .keychainBeep(on: false), .transition(from: .alertCountdown, to: .noEmergency, reason: "up again after the fall"),
+        ])
+        #expect(w.handle(.tick, at: 500 * s).isEmpty, "nothing goes out later")
+        // Up before lying still (the stillness stage's outcome) withdraws the same way.
+        _ = w.handle(.detection(.automaticFall), at: 600 * s)
+        #expect(w.handle(.followUp(.gotUp), at: 606 * s).last == .transition(from: .alertCountdown, to: .noEmergency, reason: "up again after the fall"))
+    }
+
+    @Test func anAlertThatStandsKeepsItsCountdown() {
+        for kind in [FollowUpOutcome.Kind.stayedDown, .confirmed, .timedOut] {
+            var w = protected()
+            _ = w.handle(.detection(.automaticFall), at: 0)
+            #expect(w.handle(.followUp(kind), at: 12 * s).isEmpty, "\(kind)")
+            #expect(w.state == .alertCountdown && w.alarmOn)
+            #expect(w.handle(.tick, at: 120 * s).contains(.send(.alert)), "\(kind)")
+        }
+    }
+
+    @Test func upAgainLeavesOtherEmergenciesAndAnsweredAlarmsAlone() {
+        // A manual SOS or a crash is not the fall the recovery check followed.
+        for raise in [WorkflowInput.sos(fromKeychain: true), .detection(.automaticCrash)] {
+            var w = protected()
+            _ = w.handle(raise, at: 0)
+            #expect(w.handle(.followUp(.recovered), at: 5 * s) == [.ignored("being up again withdraws only a fall's countdown")])
+            #expect(w.state == .alertCountdown)
+        }
+        // The wearer answered "Call 112": their choice stands.
+        var answered = protected()
+        _ = answered.handle(.detection(.automaticFall), at: 0)
+        _ = answered.handle(.call112, at: 4 * s)
+        #expect(answered.handle(.followUp(.recovered), at: 12 * s) == [.ignored("the wearer answered the alarm; the countdown goes on")])
+        #expect(answered.handle(.tick, at: 120 * s).contains(.send(.alert)))
+        // Once the alert is out, getting up takes nothing back: the survey asks.
+        var w = sending()
+        #expect(w.handle(.followUp(.recovered), at: 130 * s) == [.ignored("being up again withdraws only a fall's countdown")])
+        #expect(w.state == .emergencySending)
+    }
+
     @Test func call112SilencesButTheCountdownGoesOn() {
         var w = protected()
         _ = w.handle(.detection(.automaticFall), at: 0)

@@ -142,6 +142,7 @@ public final class DrillRunner {
         case .detect(let trigger): try apply(.detection(trigger))
         case .sos(let keychain): try apply(.sos(fromKeychain: keychain))
         case .imFine: try apply(.imFine)
+        case .followUp(let kind): try apply(.followUp(kind))
         case .quit: try apply(.quit)
         case .call112: try apply(.call112)
         case .cancel:

@@ -63,6 +63,8 @@ public struct DrillScript: Sendable {
             }
         case "sos": action = .sos(fromKeychain: (object["source"] as? String) == "keychain")
         case "im_fine": action = .imFine
+        case "up_again": action = .followUp(.recovered)
+        case "stayed_down": action = .followUp(.stayedDown)
         case "quit": action = .quit
         case "call112": action = .call112
         case "cancel": action = .cancel

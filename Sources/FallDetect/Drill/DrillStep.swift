@@ -7,6 +7,8 @@ public struct DrillStep: Sendable, Equatable {
         case detect(EmergencyTrigger)
         case sos(fromKeychain: Bool)
         case imFine, quit, call112, cancel, resume, crash, advance
+        /// A fall's follow-up stage reports (`up_again`: recovered; `stayed_down`).
+        case followUp(FollowUpOutcome.Kind)
         case survey(SurveyAnswer)
         case disarm(pin: String)
         case position(latitude: Double, longitude: Double, accuracy: Double?, speed: Double?)

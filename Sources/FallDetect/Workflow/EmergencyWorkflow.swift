@@ -73,6 +73,8 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
             return raise(kind, countdown: settings.countdown, fromKeychain: false, at: now)
         case .sos(let fromKeychain):
             return raise(.manual, countdown: settings.manualCountdown, fromKeychain: fromKeychain, at: now)
+        case .followUp(let kind):
+            return followUp(kind)
         case .imFine:
             guard state == .alertCountdown else { return [.ignored("\"I'm fine\" applies during the countdown")] }
             countdownDeadline = nil
@@ -135,6 +137,27 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
         case .manual: fromKeychain ? "SOS from the keychain" : "SOS"
         }
         return [move(to: .alertCountdown, reason), .alarm(on: true), .keychainBeep(on: true)]
+    }
+
+    /// A fall's follow-up stage reporting during its countdown. Up again (recovered, or up before
+    /// lying still) while nobody has answered the alarm: the wearer can speak for themselves, so the
+    /// countdown is withdrawn and nothing goes out by itself, as Philips' self-recovery window and
+    /// Apple's wait-while-moving do; an SOS stays one press away. That is what the bench's staged
+    /// figures count. A wearer who answered already ("Call 112") decided for themselves, and
+    /// an alert that stands (stayed down, lay still) or whose wearer moves without getting up
+    /// (timed out) must still go out, so those change nothing.
+    private mutating func followUp(_ kind: FollowUpOutcome.Kind) -> [WorkflowAction] {
+        switch kind {
+        case .recovered, .gotUp:
+            guard state == .alertCountdown, trigger == .automaticFall else {
+                return [.ignored("being up again withdraws only a fall's countdown")]
+            }
+            guard alarmOn else { return [.ignored("the wearer answered the alarm; the countdown goes on")] }
+            countdownDeadline = nil
+            return silence() + [move(to: .noEmergency, "up again after the fall")]
+        case .confirmed, .stayedDown, .timedOut:
+            return []
+        }
     }
 
     private mutating func tick(at now: Int64) -> [WorkflowAction] {

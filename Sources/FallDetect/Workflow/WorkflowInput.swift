@@ -8,6 +8,9 @@ public enum WorkflowInput: Sendable, Equatable {
     case detection(EmergencyTrigger)
     /// A manual SOS; `fromKeychain` makes the alarm repeat its message until disarmed.
     case sos(fromKeychain: Bool)
+    /// What a fall's follow-up stage concluded (`DetectionPipeline.takeFollowUps()`): the wearer
+    /// up again withdraws the fall's countdown; the other outcomes leave it running.
+    case followUp(FollowUpOutcome.Kind)
     /// "I'm fine" during the countdown (stopAlertCountdown).
     case imFine
     /// "Call 112": silences the alarm, the countdown goes on.

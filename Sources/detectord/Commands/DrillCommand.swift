@@ -10,7 +10,8 @@ struct DrillCommand: AsyncParsableCommand {
         discussion: """
             SCRIPT is JSON lines {"at": SECONDS, "do": ACTION, ...}. Actions: start {name, phone, country}, \
             contact {name, phone, pin (once a PIN is set)}, set_pin {pin, duress_pin?}, detect {kind: fall|crash}, sos {source}, im_fine, \
-            quit, call112, survey {answer: didnt_fall|fell|no_help_needed}, cancel, resume, disarm {pin}, \
+            up_again (the fall's recovery check found the wearer up: withdraws the fall's countdown unless \
+            the alarm was answered), stayed_down, quit, call112, survey {answer: didnt_fall|fell|no_help_needed}, cancel, resume, disarm {pin}, \
             position {lat, lon, accuracy_m, speed_mps}, network {up}, battery {percent}, crash, advance. \
             The journal is printed as JSON lines: transition, message, alarm, note, restart and error. \
             Invalid lines are reported with their number and skipped. Run again with the same --db, a \

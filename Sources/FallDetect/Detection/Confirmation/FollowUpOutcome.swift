@@ -26,6 +26,9 @@ public struct FollowUpOutcome: Sendable, Hashable {
         self.timestampNanoseconds = timestampNanoseconds
     }
 
+    /// The workflow input that reports this outcome.
+    public var workflowInput: WorkflowInput { .followUp(kind) }
+
     /// One line for terminals and logs: "recovered: the fall at 18.23 s, upright again".
     public func summary(origin: Int64 = 0) -> String {
         let at = Double(event.timestampNanoseconds - origin) / 1e9
@@ -36,7 +39,7 @@ public struct FollowUpOutcome: Sendable, Hashable {
             return "confirmed: \(detection), lying still for \(still) s"
         case .gotUp: return "got up: \(detection), upright again before lying still"
         case .timedOut: return "timed out: \(detection), moving but not up"
-        case .recovered: return "recovered: \(detection), sitting or standing again; the alert need not go out by itself"
+        case .recovered: return "recovered: \(detection), sitting or standing again; the fall's countdown is withdrawn"
         case .stayedDown: return "stayed down: \(detection), not up again; the alert stands"
         }
     }

@@ -12,9 +12,9 @@ public struct RecoveryParameters: Sendable, Hashable {
 
     /// The defaults are the setting that 9 of 10 folds chose on the development subjects in an
     /// earlier round (`detectord bench --protocol online --train`). The folds now choose 35° for
-    /// 1 s; the stricter default stays until the workflow acts on recoveries, so that a faller who
-    /// sits up for a moment keeps the alert. The window is a product choice, well inside the
-    /// alert's countdown.
+    /// 1 s; the stricter default stays, because a recovery now withdraws the fall's countdown:
+    /// a faller who sits up for a moment, or ends half-sitting, must keep the alert. The window is
+    /// a product choice, well inside the alert's countdown.
     public init(windowSeconds: Float = 10, uprightTilt: Float = 30, uprightSeconds: Float = 2) {
         self.windowSeconds = windowSeconds
         self.uprightTilt = uprightTilt
