@@ -126,6 +126,50 @@ import Testing
         #expect(error?.code == .noData)
     }
 
+    /// Nested scores: fold k's own trials get none, and nothing fold k holds changes them. Here
+    /// fold 0's ADL candidates are made to look exactly like its falls: its scores stay as they
+    /// were, while the other folds' scores, whose models trained on fold 0, change.
+    @Test func nestedScoresNeverSeeTheFoldTheyServe() throws {
+        let trials = try Self.trials(learned: true)
+        let trainer = BoostedTreesTrainer(trees: 10, learningRate: 0.5, maximumDepth: 2, minimumLeafRows: 2, bins: 16, l2: 1)
+        let folds = try SubjectFolds(subjects: trials.map(\.name.subject), count: 3)
+        let nested = try OnlineCrossValidation.nestedScores(trials, folds: 3, trainer: trainer)
+        #expect(nested.count == 3)
+        for k in 0..<3 {
+            for (i, t) in trials.enumerated() {
+                let own = folds.fold(of: t.name.subject) == k
+                #expect(nested[k][i].count == (own ? 0 : t.candidates.count), "fold \(k) trial \(t.name)")
+            }
+        }
+        // Only models that trained on fold 0 can notice.
+        let changed = trials.map { t in
+            var t = t
+            if folds.fold(of: t.name.subject) == 0, !t.name.isFall {
+                t.candidates = t.candidates.map { Self.candidate(at: Double($0.decisionNanoseconds) / 1e9, peak: 3.05, fallLike: true) }
+            }
+            return t
+        }
+        let again = try OnlineCrossValidation.nestedScores(changed, folds: 3, trainer: trainer)
+        #expect(again[0] == nested[0], "fold 0's choice comes from models that never saw fold 0")
+        #expect(again[1] != nested[1] || again[2] != nested[2], "the other folds' models did see it")
+    }
+
+    /// The recovery choice made on nested scores: fold k chooses on `nested[k]`.
+    @Test func recoveryChoosesOnTheNestedScoresWhenGiven() throws {
+        let trials = try Self.recoveryTrials(adlFrom: 3, fallFrom: 6)
+        let scores = trials.map { $0.candidates.map { _ in Float(1) } }
+        // In the nested scores the falls score 0.42, so only the lower threshold keeps them.
+        let lower = trials.map { t in t.candidates.map { _ in Float(t.name.isFall ? 0.42 : 0.45) } }
+        let nested = [[[Float]]](repeating: lower, count: 3)
+        let r = try OnlineCrossValidation.recovery(trials, folds: 3, scores: scores, nested: nested, thresholds: [0.5, 0.4])
+        #expect(r.thresholds == [0.4, 0.4, 0.4])
+        let plain = try OnlineCrossValidation.recovery(trials, folds: 3, scores: scores, thresholds: [0.5, 0.4])
+        #expect(plain.thresholds == [0.5, 0.5, 0.5])
+        #expect(throws: FallDetectError.self) {
+            try OnlineCrossValidation.recovery(trials, folds: 3, scores: scores, nested: [lower], thresholds: [0.5])
+        }
+    }
+
     @Test func learnedNeedsBothClassesInEveryTrainingSet() throws {
         // No falls at all: the first fold's training set has one class.
         let adlOnly = try Self.trials(learned: true).filter { !$0.name.isFall }

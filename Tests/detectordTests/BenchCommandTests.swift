@@ -112,6 +112,9 @@ import Testing
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardOutput.contains("online protocol, 3 folds by subject"))
         #expect(output.standardOutput.contains("(the learned model also on its falls softened to 0.50)"))
+        // Three subjects in three folds: a pair of folds leaves only SE01, who never fell, to train
+        // on, so the stages' choice cannot be nested and says so.
+        #expect(output.standardError.contains("note: the stages' settings are chosen on out-of-fold scores without nesting"))
         let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
         #expect(report["protocol"] as? String == "online")
         let falls = try #require(report["falls"] as? Int)
@@ -164,6 +167,7 @@ import Testing
         // the false alarms need not be fewer than at the learned detector's own threshold).
         for d in detectors[4...] {
             let settings = try #require(d["recovery_settings"] as? [[String: Double]], "\(d["name"] ?? "?")")
+            #expect(d["recovery_choice_nested"] as? Bool == false)
             #expect(settings.count == 3)
             #expect(settings.allSatisfy { $0["window_seconds"] == 10 && ($0["upright_tilt"] ?? 0) > 0 && ($0["upright_seconds"] ?? 0) > 0 })
             #expect(settings.allSatisfy { (0.0999...0.9001).contains($0["threshold"] ?? -1) })

@@ -35,6 +35,8 @@ extension BenchCommand {
         var sweeps: [[OperatingPoint]] = []
         // Per detector with the recovery check, each fold's chosen setting (with --train).
         var recoverySettings: [(detector: String, settings: [(threshold: Float, recovery: RecoveryParameters)])] = []
+        // Per fold, scores for choosing the stages' settings from models that never saw it.
+        var nested: [[[Float]]]?
         do {
             let data = try SisFallDataset(root: root)
             guard !data.entries.isEmpty else { throw FallDetectError(.noData, "no SisFall trials found", path: data.rawDirectory) }
@@ -61,6 +63,17 @@ extension BenchCommand {
             let copies = train && names.contains(where: { $0.hasPrefix("learned") })
                 ? try trainer.augmentation.trials(of: data, decimation: 200 / rate, cache: trialCache()) : []
             var learnedScores: (fitted: [[Float]], tested: [[Float]])?
+            // The recovery detectors choose their settings per fold on scores from models that
+            // never saw that fold (nested), computed once for both. A split too small for it (a
+            // pair of folds without falls to train on) falls back to plain out-of-fold scores.
+            if train, !shippedStages, names.contains(where: { $0.contains("+recovery") }) {
+                do {
+                    nested = try OnlineCrossValidation.nestedScores(scan.trials, folds: folds, trainer: trainer.trainer, augmented: copies)
+                } catch {
+                    guard error.code == .noData else { throw error }
+                    err.write("note: the stages' settings are chosen on out-of-fold scores without nesting: \(error)\n")
+                }
+            }
             var learnedThreshold: Float = 0.5
             for name in names where name == OnlineBaseline.name {
                 // C8 has no shipped threshold: fitted on all trials, or per fold with --train.
@@ -96,9 +109,10 @@ extension BenchCommand {
                     (scores, threshold) = (validated.scores, validated.result.threshold)
                     results.append(validated.result)
                 } else if train, recovery != nil, !shippedStages {
-                    // Per-fold recovery settings, chosen on the other folds' out-of-fold detections.
+                    // Per-fold recovery settings, chosen on the other folds' detections by models
+                    // that saw neither them nor the fold tested.
                     let validated = try OnlineCrossValidation.recovery(
-                        scan.trials, folds: folds, scores: fittedScores, thresholds: Self.recoveryThresholds, confirmed: confirmed,
+                        scan.trials, folds: folds, scores: fittedScores, nested: nested, thresholds: Self.recoveryThresholds, confirmed: confirmed,
                         targetSensitivity: Self.targetSensitivity, tested: (tested, scores), detector: name)
                     results.append(validated.result)
                     recoverySettings.append((name, zip(validated.thresholds, validated.recoverySettings).map { ($0, RecoveryParameters.grid[$1]) }))
@@ -121,7 +135,7 @@ extension BenchCommand {
         let wall = Self.seconds(started.duration(to: clock.now))
         var table = onlineTable(scan: scan, results: results, wallSeconds: wall)
         for (detector, settings) in recoverySettings {
-            table += "\(detector): per fold, threshold and recovery setting (upright within °, for s): "
+            table += "\(detector): per fold\(nested != nil ? " (nested)" : ""), threshold and recovery setting (upright within °, for s): "
                 + settings.map {
                     "\(ProgressLine.fixed(Double($0.threshold), 2)) \(ProgressLine.fixed(Double($0.recovery.uprightTilt), 0))/"
                         + ProgressLine.fixed(Double($0.recovery.uprightSeconds), 0)
@@ -133,6 +147,7 @@ extension BenchCommand {
         if var detectors = report["detectors"] as? [[String: Any]] {
             for (detector, settings) in recoverySettings {
                 guard let k = detectors.firstIndex(where: { $0["name"] as? String == detector }) else { continue }
+                detectors[k]["recovery_choice_nested"] = nested != nil
                 detectors[k]["recovery_settings"] = settings.map {
                     [
                         "threshold": Double($0.threshold), "window_seconds": Double($0.recovery.windowSeconds),

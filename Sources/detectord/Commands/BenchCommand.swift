@@ -37,7 +37,9 @@ struct BenchCommand: ParsableCommand {
             withdrawn when the wearer is upright again (trunk within 30° of vertical for 2 s) within 10 s; \
             a trial that ends first counts as staying down; with --train the upright bound and seconds, \
             and the learned threshold in front of the check, are chosen per fold on the other folds' \
-            subjects: the fewest false alarms among the choices that keep 99 % of their falls \
+            subjects, scored by models that saw neither them nor the fold tested (nested; plain \
+            out-of-fold scores when the split is too small, with a note): the fewest false alarms among \
+            the choices that keep 99 % of their falls \
             (--shipped-stages keeps the shipped threshold and setting, the model still retrained per \
             fold). c8 is the paper's feature run online: a detection when it crosses its threshold upward, which is fitted on the trials given (per fold with --train). \
             --rate runs the online protocol at a lower sample rate. --soften K tests every detector on \

@@ -21,6 +21,36 @@ public enum OnlineCrossValidation {
         }
     }
 
+    /// Out-of-fold scores for choosing a later stage's setting inside each fold (nested
+    /// cross-validation): for fold k, every trial of another fold j scored by a model trained
+    /// without folds k and j; fold k's own trials get no scores (empty lists). So the setting
+    /// fold k chooses comes from models that never saw its subjects either. One model per pair of
+    /// folds serves both (C(K, 2) models); each trains on its subjects' `augmented` copies only.
+    public static func nestedScores(
+        _ trials: [OnlineTrial], folds count: Int, trainer: BoostedTreesTrainer = BoostedTreesTrainer(), augmented: [OnlineTrial] = [],
+        tolerance: Double = OnlineProtocol.defaultTolerance
+    ) throws(FallDetectError) -> [[[Float]]] {
+        let folds = try SubjectFolds(subjects: trials.map(\.name.subject), count: count)
+        let foldOf = trials.map { folds.fold(of: $0.name.subject) ?? -1 }
+        let pairs = (0..<count).flatMap { k in ((k + 1)..<count).map { (k, $0) } }
+        let models = try parallelMap(pairs.count) { p throws(FallDetectError) -> BoostedTrees in
+            let (a, b) = pairs[p]
+            let training = trials.indices.filter { foldOf[$0] != a && foldOf[$0] != b }.map { trials[$0] }
+            let subjects = Set(training.map(\.name.subject))
+            let data = OnlineProtocol.trainingRows(training + augmented.filter { subjects.contains($0.name.subject) }, tolerance: tolerance)
+            return try trainer.train(rows: data.rows, labels: data.labels, featureCount: FallCandidate.featureNames.count)
+        }
+        var nested = [[[Float]]](repeating: [[Float]](repeating: [], count: trials.count), count: count)
+        for (p, (a, b)) in pairs.enumerated() {
+            let judge = try LearnedFallJudge(model: models[p], threshold: 0.5)
+            for i in trials.indices where foldOf[i] == a || foldOf[i] == b {
+                // Fold a's trials, scored without a and b, serve fold b's choice, and the other way round.
+                nested[foldOf[i] == a ? b : a][i] = trials[i].candidates.map(judge.score)
+            }
+        }
+        return nested
+    }
+
     /// The multiphase detector: its impact threshold chosen per fold as the one that maximises
     /// (SE + SP) / 2 on the training subjects, the other rules as given.
     public static func multiphase(
@@ -49,22 +79,27 @@ public enum OnlineCrossValidation {
     /// then fewer false alarms). Remaining ties go to the earlier entry. A later stage that
     /// withdraws false alarms lets the detector itself run more sensitive, so the two are chosen
     /// together. `scores` are out-of-fold scores (from `learned`), so the choice sees detections
-    /// as they are on unseen people; `tested` comes with its own out-of-fold scores.
+    /// as they are on unseen people; `tested` comes with its own out-of-fold scores. With
+    /// `nested` (from `nestedScores`), fold k chooses on `nested[k]` instead, scores from models
+    /// that never saw fold k's subjects either; `scores` then only serve the test.
     public static func recovery(
-        _ trials: [OnlineTrial], folds count: Int, scores: [[Float]], thresholds: [Float], confirmed: Bool = false,
+        _ trials: [OnlineTrial], folds count: Int, scores: [[Float]], nested: [[[Float]]]? = nil, thresholds: [Float], confirmed: Bool = false,
         targetSensitivity: Double? = nil, tested: (trials: [OnlineTrial], scores: [[Float]])? = nil, detector: String = "learned+recovery",
         tolerance: Double = OnlineProtocol.defaultTolerance
     ) throws(FallDetectError) -> OnlineCrossValidationResult {
         guard !thresholds.isEmpty else { throw FallDetectError(.invalidArgument, "no thresholds to choose from", field: "thresholds") }
         let testTrials = try matching(tested?.trials, trials), testScores = tested?.scores ?? scores
-        guard scores.count == trials.count, testScores.count == trials.count else {
-            throw FallDetectError(.invalidArgument, "one list of scores per trial is needed", field: "scores")
+        guard scores.count == trials.count, testScores.count == trials.count,
+            nested.map({ $0.count == count && $0.allSatisfy { $0.count == trials.count } }) ?? true
+        else {
+            throw FallDetectError(.invalidArgument, "one list of scores per trial (and per fold when nested) is needed", field: "scores")
         }
         let folds = try SubjectFolds(subjects: trials.map(\.name.subject), count: count)
         let perFold = try parallelMap(count) { k throws(FallDetectError) -> (pick: (threshold: Float, setting: Int), result: OnlineProtocolResult) in
             let inFold = trials.map { folds.fold(of: $0.name.subject) == k }
             let training = trials.indices.filter { !inFold[$0] }
-            let (trainingTrials, trainingScores) = (training.map { trials[$0] }, training.map { scores[$0] })
+            let fitted = nested?[k] ?? scores
+            let (trainingTrials, trainingScores) = (training.map { trials[$0] }, training.map { fitted[$0] })
             let test = trials.indices.filter { inFold[$0] }
             var best: (threshold: Float, setting: Int, key: (Int, Double, Double, Double))?
             for threshold in thresholds {
