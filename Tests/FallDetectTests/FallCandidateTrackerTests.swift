@@ -170,8 +170,9 @@ import Testing
 
         #expect(c.peakAcceleration == 4.5)
         #expect(!c.saturated)
-        // The falling phase: the second before the impact.
-        let falling = (p - n(1))...p
+        // The falling phase: the falling span before the impact.
+        let span = FallCandidateSettings.fallingSpan, before = FallCandidateSettings.postureBefore
+        let falling = (p - n(span))...p
         #expect(c.minimumAccelerationBefore == falling.map { trace.magnitude[$0] }.min())
         let lowCount = falling.dropFirst().filter { trace.magnitude[$0] < s.freeFallThreshold }.count
         #expect(lowCount == low)
@@ -181,16 +182,16 @@ import Testing
         #expect(abs(c.fallingStartNanoseconds - trace.timestamp(p - low)) < 1_000, "\(c.fallingStartNanoseconds - trace.timestamp(p - low)) ns")
         #expect(c.impactNanoseconds == trace.timestamp(p))
         #expect(c.decisionNanoseconds == trace.timestamp(decision))
-        // Rotation: from 1 s before the impact to the posture window.
-        #expect(c.peakAngularRate == ((p - n(1))..<(p + n(s.postureDelay))).map { trace.angularRate[$0] }.max())
-        // Posture before: mean tilt from −2 s to −1 s.
-        #expect(Self.close(c.tiltBefore, Self.mean(trace.tilt[(p - n(2))..<(p - n(1))])))
+        // Rotation: from the falling span's start to the posture window.
+        #expect(c.peakAngularRate == ((p - n(span))..<(p + n(s.postureDelay))).map { trace.angularRate[$0] }.max())
+        // Posture before: mean tilt from −2.5 s to −1.5 s.
+        #expect(Self.close(c.tiltBefore, Self.mean(trace.tilt[(p - n(before.start))..<(p - n(before.end))])))
         // Posture after: the window [postureDelay, decisionDelay] after the impact, both ends in.
         let after = trace.tilt[(p + n(s.postureDelay))...decision]
         #expect(Self.close(c.tiltAfter, Self.mean(after)))
         #expect(c.maximumTiltAfter == after.max())
         #expect(c.tiltAtDecision == trace.tilt[decision])
-        #expect(Self.close(c.tiltChange, Self.mean(after) - Self.mean(trace.tilt[(p - n(2))..<(p - n(1))])))
+        #expect(Self.close(c.tiltChange, Self.mean(after) - Self.mean(trace.tilt[(p - n(before.start))..<(p - n(before.end))])))
         let afterMagnitudes = trace.magnitude[(p + n(s.postureDelay))...decision]
         let m = Self.mean(afterMagnitudes)
         let std = (afterMagnitudes.reduce(0.0) { $0 + (Double($1) - m) * (Double($1) - m) } / Double(afterMagnitudes.count)).squareRoot()
@@ -216,7 +217,7 @@ import Testing
     }
 
     @Test func tiltBeforeFallsBackToTheEarliestSampleEarlyInARecording() throws {
-        // The impact comes 0.5 s in: nothing is held from −2 s to −1 s.
+        // The impact comes 0.5 s in: nothing is held from −2.5 s to −1.5 s.
         var trace = Trace(count: 200)
         for i in 0..<200 { trace.tilt[i] = 20 + Float(i) }
         trace.magnitude[50] = 3

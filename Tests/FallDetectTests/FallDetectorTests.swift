@@ -60,7 +60,7 @@ import Testing
         #expect(posture - impact == delaySamples * r.info.sensor.samplePeriodNanoseconds, "seed \(seed)")
         let truth = try #require(Self.fallLabels(r))
         #expect(impact >= truth.start && impact <= truth.end, "seed \(seed): impact \(impact) outside \(truth)")
-        #expect(impact - falling <= 1_000_000_000, "seed \(seed): the falling phase is looked for in the second before the impact")
+        #expect(impact - falling <= 1_500_000_000, "seed \(seed): the falling phase is looked for in the 1.5 s before the impact")
         // The evidence is filled in and says what the scenario acted out.
         let ev = e.evidence
         #expect((ev.peakAcceleration ?? 0) >= 3, "seed \(seed): \(ev)")

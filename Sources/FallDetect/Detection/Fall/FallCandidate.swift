@@ -10,11 +10,11 @@ public struct FallCandidate: Sendable, Hashable {
     public var peakAcceleration: Float
     /// True when the accelerometer clipped during the impact.
     public var saturated: Bool
-    /// Smallest |a| in the second before the impact, g: near 0 in a free fall.
+    /// Smallest |a| in the 1.5 s before the impact (the falling span), g: near 0 in a free fall.
     public var minimumAccelerationBefore: Float
-    /// Seconds in the second before the impact with |a| under the free-fall threshold.
+    /// Seconds in the falling span with |a| under the free-fall threshold.
     public var lowAccelerationSeconds: Float
-    /// Mean trunk tilt from 2 s to 1 s before the impact, degrees: the posture the fall began from.
+    /// Mean trunk tilt from 2.5 s to 1.5 s before the impact, degrees: the posture the fall began from.
     public var tiltBefore: Float
     /// Mean trunk tilt in the posture window after the impact, degrees.
     public var tiltAfter: Float
@@ -22,16 +22,16 @@ public struct FallCandidate: Sendable, Hashable {
     public var maximumTiltAfter: Float
     /// Trunk tilt when the window closes, degrees (still rising in a backward fall).
     public var tiltAtDecision: Float
-    /// Fastest downward vertical velocity in the second before the impact, m/s (negative down).
+    /// Fastest downward vertical velocity in the falling span, m/s (negative down).
     public var minimumVerticalVelocity: Float
-    /// Largest |ω| from 1 s before the impact to just after it, °/s.
+    /// Largest |ω| from the falling span's start to just after the impact, °/s.
     public var peakAngularRate: Float
     /// Standard deviation of |a| in the posture window, g: small when the body came to rest.
     public var motionAfter: Float
     /// Mean ||a| − 1 g| from 3 s to 0.5 s before the impact, g: how busy the body was before
     /// (jogging and stairs are busy; a fall from standing or sitting starts calm).
     public var activityBefore: Float
-    /// Angle between the body's up direction before the fall (2 s to 1 s before) and in the
+    /// Angle between the body's up direction before the fall (2.5 s to 1.5 s before) and in the
     /// posture window, degrees: how far the body turned, whichever way.
     public var attitudeChange: Float
     /// Largest |ω| in the posture window, °/s: rolling or struggling after the impact.

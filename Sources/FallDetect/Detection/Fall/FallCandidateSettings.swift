@@ -35,10 +35,13 @@ public struct FallCandidateSettings: Sendable, Hashable {
         self.lyingDropVelocity = lyingDropVelocity
     }
 
-    /// Seconds before the impact over which the pre-fall posture is averaged: [-2 s, -1 s].
-    static let postureBefore: (start: Float, end: Float) = (2, 1)
-    /// Seconds before the impact searched for the falling phase.
-    static let fallingSpan: Float = 1
+    /// Seconds before the impact over which the pre-fall posture is averaged: [-2.5 s, -1.5 s],
+    /// ending where the falling span begins.
+    static let postureBefore: (start: Float, end: Float) = (2.5, 1.5)
+    /// Seconds before the impact searched for the falling phase. A young volunteer's fall onto a
+    /// mat takes well under a second; 1.5 s also holds a fall half as fast again (an older
+    /// person's, or one slowed by a grab at furniture), whose descent 1 s would cut short.
+    static let fallingSpan: Float = 1.5
     /// Seconds before the impact over which activity is measured: [-3 s, -0.5 s].
     static let activitySpan: (start: Float, end: Float) = (3, 0.5)
     /// Seconds before the impact over which the body must have lain for a turn in bed: [-3 s, -1 s].

@@ -1,7 +1,7 @@
 /// The multiphase detector's thresholds: the fall model's phases as rules, each a named value
 /// with its unit. Defaults were chosen on the SisFall development subjects (README, "Detectors").
 public struct MultiphaseFallParameters: Sendable, Hashable {
-    /// Falling: the smallest |a| in the second before the impact must be at most this, g. A body
+    /// Falling: the smallest |a| in the 1.5 s before the impact must be at most this, g. A body
     /// that drops is briefly lighter than 1 g; walking and sitting rarely go under 0.8 g.
     public var maximumFallingAcceleration: Float
     /// Impact: the peak |a| must reach this, g.
