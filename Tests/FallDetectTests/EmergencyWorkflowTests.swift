@@ -94,6 +94,22 @@ import Testing
         _ = answered.handle(.call112, at: 4 * s)
         #expect(answered.handle(.followUp(.recovered), at: 12 * s) == [.ignored("the wearer answered the alarm; the countdown goes on")])
         #expect(answered.handle(.tick, at: 120 * s).contains(.send(.alert)))
+        // A crash seen during the fall's countdown (a bike crash reaches both detectors), or an
+        // SOS pressed then: up again withdraws nothing.
+        for second in [WorkflowInput.detection(.automaticCrash), .sos(fromKeychain: true)] {
+            var backed = protected()
+            _ = backed.handle(.detection(.automaticFall), at: 0)
+            #expect(backed.handle(second, at: 1 * s) == [.ignored("an emergency is already in progress")])
+            #expect(backed.handle(.followUp(.recovered), at: 12 * s) == [.ignored("another detection backs this alarm; the countdown goes on")])
+            #expect(backed.handle(.tick, at: 120 * s).contains(.send(.alert)))
+        }
+        // The next emergency starts without it.
+        var next = protected()
+        _ = next.handle(.detection(.automaticFall), at: 0)
+        _ = next.handle(.detection(.automaticCrash), at: 1 * s)
+        _ = next.handle(.imFine, at: 5 * s)
+        _ = next.handle(.detection(.automaticFall), at: 100 * s)
+        #expect(next.handle(.followUp(.recovered), at: 110 * s).last == .transition(from: .alertCountdown, to: .noEmergency, reason: "up again after the fall"))
         // Once the alert is out, getting up takes nothing back: the survey asks.
         var w = sending()
         #expect(w.handle(.followUp(.recovered), at: 130 * s) == [.ignored("being up again withdraws only a fall's countdown")])
@@ -216,6 +232,22 @@ import Testing
         var resumed = restored
         #expect(resumed.countdownRemaining(at: 100 * s) == 20, "the countdown continues with the right time left")
         #expect(resumed.handle(.tick, at: 120 * s).contains(.send(.alert)))
+    }
+
+    /// A backed-up countdown survives a restart, and a snapshot from before the flag existed
+    /// (no such key) still loads.
+    @Test func aBackedCountdownSurvivesARestartAndOldSnapshotsLoad() throws {
+        var w = protected()
+        _ = w.handle(.detection(.automaticFall), at: 0)
+        _ = w.handle(.detection(.automaticCrash), at: 1 * s)
+        var restored = try JSONDecoder().decode(EmergencyWorkflow.self, from: JSONEncoder().encode(w))
+        #expect(restored.handle(.followUp(.recovered), at: 12 * s) == [.ignored("another detection backs this alarm; the countdown goes on")])
+        var plain = protected()
+        _ = plain.handle(.detection(.automaticFall), at: 0)
+        var json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(plain)) as? [String: Any])
+        json["corroborated"] = nil
+        var old = try JSONDecoder().decode(EmergencyWorkflow.self, from: JSONSerialization.data(withJSONObject: json))
+        #expect(old.handle(.followUp(.recovered), at: 12 * s).last == .transition(from: .alertCountdown, to: .noEmergency, reason: "up again after the fall"))
     }
 }
 

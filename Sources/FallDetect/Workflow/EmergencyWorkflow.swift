@@ -27,6 +27,10 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
     private var lastSentPosition: Position?
     private var latestPosition: Position?
     private var nextKeychainRepeat: Int64?
+    /// Another detection or an SOS came during this countdown (a bike crash is seen by the fall
+    /// and the crash detector both): being up again then withdraws nothing. Optional so that a
+    /// snapshot written before it existed still loads.
+    private var corroborated: Bool?
 
     struct Position: Sendable, Equatable, Codable {
         var latitude: Double
@@ -122,8 +126,12 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
 
     private mutating func raise(_ kind: EmergencyTrigger, countdown: Double, fromKeychain: Bool, at now: Int64) -> [WorkflowAction] {
         guard isProtecting else { return [.ignored("protection is not active")] }
-        guard state == .noEmergency else { return [.ignored("an emergency is already in progress")] }
+        guard state == .noEmergency else {
+            if state == .alertCountdown { corroborated = true }
+            return [.ignored("an emergency is already in progress")]
+        }
         trigger = kind
+        corroborated = nil
         raisedFromKeychain = fromKeychain
         countdownDeadline = now + nanoseconds(countdown)
         disarmed = false
@@ -143,7 +151,8 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
     /// lying still) while nobody has answered the alarm: the wearer can speak for themselves, so the
     /// countdown is withdrawn and nothing goes out by itself, as Philips' self-recovery window and
     /// Apple's wait-while-moving do; an SOS stays one press away. That is what the bench's staged
-    /// figures count. A wearer who answered already ("Call 112") decided for themselves, and
+    /// figures count. A wearer who answered already ("Call 112") decided for themselves, a
+    /// countdown another detection or an SOS backed up (a crash) is more than a fall, and
     /// an alert that stands (stayed down, lay still) or whose wearer moves without getting up
     /// (timed out) must still go out, so those change nothing.
     private mutating func followUp(_ kind: FollowUpOutcome.Kind) -> [WorkflowAction] {
@@ -153,6 +162,7 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
                 return [.ignored("being up again withdraws only a fall's countdown")]
             }
             guard alarmOn else { return [.ignored("the wearer answered the alarm; the countdown goes on")] }
+            guard corroborated != true else { return [.ignored("another detection backs this alarm; the countdown goes on")] }
             countdownDeadline = nil
             return silence() + [move(to: .noEmergency, "up again after the fall")]
         case .confirmed, .stayedDown, .timedOut:
