@@ -188,7 +188,9 @@ import Testing
         for sample in samples {
             let now = sample.timestampNanoseconds
             for event in pipeline.push(sample) { actions += workflow.handle(event.workflowInput, at: now) }
-            for outcome in pipeline.takeFollowUps() { actions += workflow.handle(outcome.workflowInput, at: now) }
+            for outcome in pipeline.takeFollowUps() {
+                if let input = outcome.workflowInput { actions += workflow.handle(input, at: now) }
+            }
             if now >= nextTick {
                 actions += workflow.handle(.tick, at: now)
                 nextTick = now + 1_000_000_000

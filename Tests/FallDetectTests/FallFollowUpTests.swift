@@ -49,6 +49,17 @@ import Testing
         #expect(outcomes[0].summary(origin: 1_000_000_000).hasPrefix("recovered: the fall at 0.0 s, sitting or standing again"))
     }
 
+    /// A fall's outcomes reach the workflow; a drop from height's do not: it needs help whatever
+    /// follows, so being up again must not withdraw it.
+    @Test func onlyAFallsOutcomesBecomeWorkflowInputs() throws {
+        let fall = Self.outcomes(try Self.both()) { t in t < 3 ? 85 : 15 }
+        #expect(fall.map(\.workflowInput) == [.followUp(.recovered), .followUp(.gotUp)])
+        let drop = DetectionEvent(kind: .freeFall, detector: "test", confidence: 1, timestampNanoseconds: 1_000_000_000)
+        let dropped = Self.outcomes(try Self.both(), start: drop) { t in t < 3 ? 85 : 15 }
+        #expect(dropped.map(\.kind) == [.recovered, .gotUp])
+        #expect(dropped.allSatisfy { $0.workflowInput == nil })
+    }
+
     @Test func onlyTheStagesAskedForRun() throws {
         let recoveryOnly = try FallFollowUp(confirmation: nil, recovery: RecoveryParameters())
         #expect(Self.outcomes(recoveryOnly) { _ in 85 }.map(\.kind) == [.stayedDown])

@@ -26,8 +26,9 @@ public struct FollowUpOutcome: Sendable, Hashable {
         self.timestampNanoseconds = timestampNanoseconds
     }
 
-    /// The workflow input that reports this outcome.
-    public var workflowInput: WorkflowInput { .followUp(kind) }
+    /// The workflow input that reports this outcome, nil for a drop from height: a fall from a
+    /// ladder or down stairs needs help whatever follows, so being up again must not withdraw it.
+    public var workflowInput: WorkflowInput? { event.kind == .freeFall ? nil : .followUp(kind) }
 
     /// One line for terminals and logs: "recovered: the fall at 18.23 s, upright again".
     public func summary(origin: Int64 = 0) -> String {
