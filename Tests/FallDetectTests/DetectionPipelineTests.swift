@@ -208,9 +208,14 @@ import Testing
         #expect(up.contains(.transition(from: .noEmergency, to: .alertCountdown, reason: "fall detected")), "\(up)")
         #expect(up.contains(.transition(from: .alertCountdown, to: .noEmergency, reason: "up again after the fall")), "\(up)")
         #expect(!up.contains(.send(.alert)), "\(up)")
-        let down = try Self.workflowActions(fall.samples, profile: .walking, sampleRate: rate)
-        #expect(down.contains(.send(.alert)), "\(down)")
-        #expect(!down.contains { if case .transition(_, .noEmergency, _) = $0 { true } else { false } }, "\(down)")
+        // With the cycling profile's stillness stage as well: lying still, the alert goes out.
+        for profile in [DetectionProfile.walking, .cycling] {
+            let down = try Self.workflowActions(fall.samples, profile: profile, sampleRate: rate)
+            #expect(down.contains(.send(.alert)), "\(profile.name): \(down)")
+            #expect(!down.contains { if case .transition(_, .noEmergency, _) = $0 { true } else { false } }, "\(profile.name): \(down)")
+        }
+        let upCycling = try Self.workflowActions(try Self.fallThenUp(fall).samples, profile: .cycling, sampleRate: rate)
+        #expect(!upCycling.contains(.send(.alert)), "\(upCycling)")
     }
 
     @Test func standingUpAfterTheFallIsARecovery() throws {

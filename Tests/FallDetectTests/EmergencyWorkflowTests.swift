@@ -70,8 +70,19 @@ import Testing
         #expect(w.handle(.followUp(.gotUp), at: 606 * s).last == .transition(from: .alertCountdown, to: .noEmergency, reason: "up again after the fall"))
     }
 
+    /// The stillness stage's window passed with the wearer neither still nor up: only profiles
+    /// that wait for stillness run that stage, so the countdown is withdrawn.
+    @Test func neitherStillNorUpWithdrawsAFallsCountdown() {
+        var w = protected()
+        _ = w.handle(.detection(.automaticFall), at: 0)
+        #expect(w.handle(.followUp(.timedOut), at: 60 * s) == [
+            .alarm(on: false), .keychainBeep(on: false), .transition(from: .alertCountdown, to: .noEmergency, reason: "neither still nor up after the fall"),
+        ])
+        #expect(w.handle(.tick, at: 500 * s).isEmpty)
+    }
+
     @Test func anAlertThatStandsKeepsItsCountdown() {
-        for kind in [FollowUpOutcome.Kind.stayedDown, .confirmed, .timedOut] {
+        for kind in [FollowUpOutcome.Kind.stayedDown, .confirmed] {
             var w = protected()
             _ = w.handle(.detection(.automaticFall), at: 0)
             #expect(w.handle(.followUp(kind), at: 12 * s).isEmpty, "\(kind)")
@@ -85,7 +96,7 @@ import Testing
         for raise in [WorkflowInput.sos(fromKeychain: true), .detection(.automaticCrash)] {
             var w = protected()
             _ = w.handle(raise, at: 0)
-            #expect(w.handle(.followUp(.recovered), at: 5 * s) == [.ignored("being up again withdraws only a fall's countdown")])
+            #expect(w.handle(.followUp(.recovered), at: 5 * s) == [.ignored("a follow-up withdraws only a fall's countdown")])
             #expect(w.state == .alertCountdown)
         }
         // The wearer answered "Call 112": their choice stands.
@@ -112,7 +123,7 @@ import Testing
         #expect(next.handle(.followUp(.recovered), at: 110 * s).last == .transition(from: .alertCountdown, to: .noEmergency, reason: "up again after the fall"))
         // Once the alert is out, getting up takes nothing back: the survey asks.
         var w = sending()
-        #expect(w.handle(.followUp(.recovered), at: 130 * s) == [.ignored("being up again withdraws only a fall's countdown")])
+        #expect(w.handle(.followUp(.recovered), at: 130 * s) == [.ignored("a follow-up withdraws only a fall's countdown")])
         #expect(w.state == .emergencySending)
     }
 

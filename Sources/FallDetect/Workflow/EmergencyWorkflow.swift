@@ -147,25 +147,27 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
         return [move(to: .alertCountdown, reason), .alarm(on: true), .keychainBeep(on: true)]
     }
 
-    /// A fall's follow-up stage reporting during its countdown. Up again (recovered, or up before
-    /// lying still) while nobody has answered the alarm: the wearer can speak for themselves, so the
-    /// countdown is withdrawn and nothing goes out by itself, as Philips' self-recovery window and
-    /// Apple's wait-while-moving do; an SOS stays one press away. That is what the bench's staged
-    /// figures count. A wearer who answered already ("Call 112") decided for themselves, a
-    /// countdown another detection or an SOS backed up (a crash) is more than a fall, and
-    /// an alert that stands (stayed down, lay still) or whose wearer moves without getting up
-    /// (timed out) must still go out, so those change nothing.
+    /// A fall's follow-up stage reporting during its countdown, while nobody has answered the
+    /// alarm. Up again (recovered, or up before lying still): the wearer can speak for
+    /// themselves, so the countdown is withdrawn and nothing goes out by itself, as Philips'
+    /// self-recovery window does. Neither still nor up within the stillness stage's window (timed
+    /// out): a profile asks for that stage only where an alert should wait for stillness
+    /// (cycling; not walking, where an older person who fell may move without getting up), so it
+    /// is withdrawn too, as Samsung's 30 s stillness and Apple's wait-while-moving do. An SOS stays
+    /// one press away. Exactly what the bench's staged rows count. A wearer who answered already
+    /// ("Call 112") decided for themselves, a countdown another detection or an SOS backed (a
+    /// crash) is more than a fall, and an alert that stands (stayed down, lay still) must go out.
     private mutating func followUp(_ kind: FollowUpOutcome.Kind) -> [WorkflowAction] {
         switch kind {
-        case .recovered, .gotUp:
+        case .recovered, .gotUp, .timedOut:
             guard state == .alertCountdown, trigger == .automaticFall else {
-                return [.ignored("being up again withdraws only a fall's countdown")]
+                return [.ignored("a follow-up withdraws only a fall's countdown")]
             }
             guard alarmOn else { return [.ignored("the wearer answered the alarm; the countdown goes on")] }
             guard corroborated != true else { return [.ignored("another detection backs this alarm; the countdown goes on")] }
             countdownDeadline = nil
-            return silence() + [move(to: .noEmergency, "up again after the fall")]
-        case .confirmed, .stayedDown, .timedOut:
+            return silence() + [move(to: .noEmergency, kind == .timedOut ? "neither still nor up after the fall" : "up again after the fall")]
+        case .confirmed, .stayedDown:
             return []
         }
     }

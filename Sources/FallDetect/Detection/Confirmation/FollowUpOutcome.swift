@@ -39,7 +39,7 @@ public struct FollowUpOutcome: Sendable, Hashable {
             let still = ((event.evidence.stillSeconds ?? 0) * 10).rounded() / 10
             return "confirmed: \(detection), lying still for \(still) s"
         case .gotUp: return "got up: \(detection), upright again before lying still"
-        case .timedOut: return "timed out: \(detection), moving but not up"
+        case .timedOut: return "timed out: \(detection), moving but not up; the fall's countdown is withdrawn"
         case .recovered: return "recovered: \(detection), sitting or standing again; the fall's countdown is withdrawn"
         case .stayedDown: return "stayed down: \(detection), not up again; the alert stands"
         }
