@@ -56,10 +56,7 @@ struct TrainCommand: ParsableCommand {
             let scan = try OnlineScan(dataset: data, cache: trialCache)
             for notice in scan.notices { err.write("note: \(notice)\n") }
             let copies = try augmentation.trials(of: data, cache: trialCache)
-            let training = OnlineProtocol.trainingRows(scan.trials + copies)
-            model = try trainer.train(rows: training.rows, labels: training.labels, featureCount: FallCandidate.featureNames.count)
-            positives = training.labels.reduce(0) { $0 + ($1 ? 1 : 0) }
-            rows = training.rows.count
+            (model, rows, positives) = try OnlineCrossValidation.fallModel(trainedOn: scan.trials, augmented: copies, trainer: trainer)
             subjects = Set(scan.trials.map(\.name.subject)).sorted()
         } catch let error as FallDetectError {
             err.write("detectord train: \(error)\n")

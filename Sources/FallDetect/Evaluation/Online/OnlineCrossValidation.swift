@@ -14,11 +14,21 @@ public enum OnlineCrossValidation {
         augmented: [OnlineTrial] = [], tested: [OnlineTrial]? = nil, tolerance: Double = OnlineProtocol.defaultTolerance
     ) throws(FallDetectError) -> OnlineCrossValidationResult {
         try crossValidate(trials, folds: count, tested: tested, tolerance: tolerance) { (training: [OnlineTrial]) throws(FallDetectError) -> any FallJudge in
-            let subjects = Set(training.map(\.name.subject))
-            let data = OnlineProtocol.trainingRows(training + augmented.filter { subjects.contains($0.name.subject) }, tolerance: tolerance)
-            let model = try trainer.train(rows: data.rows, labels: data.labels, featureCount: FallCandidate.featureNames.count)
-            return try LearnedFallJudge(model: model, threshold: threshold)
+            try LearnedFallJudge(model: fallModel(trainedOn: training, augmented: augmented, trainer: trainer, tolerance: tolerance).model, threshold: threshold)
         }
+    }
+
+    /// A fall model trained with `trainer` on the candidates of `trials` and of the `augmented`
+    /// copies whose subjects are among them: a copy of a held-out subject's fall must never reach
+    /// training. With the number of rows and of falls among them.
+    public static func fallModel(
+        trainedOn trials: [OnlineTrial], augmented: [OnlineTrial] = [], trainer: BoostedTreesTrainer = BoostedTreesTrainer(),
+        tolerance: Double = OnlineProtocol.defaultTolerance
+    ) throws(FallDetectError) -> (model: BoostedTrees, rows: Int, positives: Int) {
+        let subjects = Set(trials.map(\.name.subject))
+        let data = OnlineProtocol.trainingRows(trials + augmented.filter { subjects.contains($0.name.subject) }, tolerance: tolerance)
+        let model = try trainer.train(rows: data.rows, labels: data.labels, featureCount: FallCandidate.featureNames.count)
+        return (model, data.rows.count, data.labels.reduce(0) { $0 + ($1 ? 1 : 0) })
     }
 
     /// Out-of-fold scores for choosing a later stage's setting inside each fold (nested
@@ -36,9 +46,7 @@ public enum OnlineCrossValidation {
         let models = try parallelMap(pairs.count) { p throws(FallDetectError) -> BoostedTrees in
             let (a, b) = pairs[p]
             let training = trials.indices.filter { foldOf[$0] != a && foldOf[$0] != b }.map { trials[$0] }
-            let subjects = Set(training.map(\.name.subject))
-            let data = OnlineProtocol.trainingRows(training + augmented.filter { subjects.contains($0.name.subject) }, tolerance: tolerance)
-            return try trainer.train(rows: data.rows, labels: data.labels, featureCount: FallCandidate.featureNames.count)
+            return try fallModel(trainedOn: training, augmented: augmented, trainer: trainer, tolerance: tolerance).model
         }
         var nested = [[[Float]]](repeating: [[Float]](repeating: [], count: trials.count), count: count)
         for (p, (a, b)) in pairs.enumerated() {
