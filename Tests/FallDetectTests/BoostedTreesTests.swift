@@ -5,6 +5,8 @@ import Testing
 
 /// Evaluation by hand, the text form's exact round trip and its parse errors.
 @Suite struct BoostedTreesTests {
+    typealias Node = BoostedTrees.Node
+
     /// Two trees over two features:
     ///   tree A: x0 ≤ 0.5 ? −1 : 2
     ///   tree B: x1 ≤ 10 ? (x0 ≤ −1 ? 0.5 : 0.125) : −0.75
@@ -49,6 +51,24 @@ import Testing
         let m = model.margin(Self.vector(0.7, 0))
         #expect(abs(model.probability(Self.vector(0.7, 0)) - 1 / (1 + exp(-m))) < 1e-6)
         #expect(model.probability(Self.vector(0.3, 20)) < 0.5)
+    }
+
+    @Test func anAverageScoresTheMeanMarginOfItsMembers() throws {
+        let a = try BoostedTrees(text: Self.text)
+        // A second member: one stump on x1, another bias.
+        let b = BoostedTrees(featureCount: 2, bias: -0.5, nodes: [Node(feature: 1, threshold: 3, left: 1, right: 2, value: 0), .leaf(4), .leaf(-2)], roots: [0])
+        let average = try #require(BoostedTrees(averaging: [a, b]))
+        #expect(average.roots.count == 3)
+        #expect(average.nodes.count == a.nodes.count + b.nodes.count)
+        for x in [Self.vector(0.3, 20), Self.vector(0.5, 10), Self.vector(-2, 5), Self.vector(0.7, 0), Self.vector(9, 3)] {
+            let expected = (a.margin(x) + b.margin(x)) / 2
+            #expect(abs(average.margin(x) - expected) < 1e-6, "\(x): \(average.margin(x)) against \(expected)")
+        }
+        // It is an ordinary model: it round-trips through text and loads as one.
+        #expect(try BoostedTrees(text: average.text) == average)
+        #expect(BoostedTrees(averaging: [a]) == a)
+        #expect(BoostedTrees(averaging: []) == nil)
+        #expect(BoostedTrees(averaging: [a, BoostedTrees(featureCount: 3, bias: 0, nodes: [.leaf(0)], roots: [0])]) == nil)
     }
 
     @Test func textRoundTripIsExact() throws {

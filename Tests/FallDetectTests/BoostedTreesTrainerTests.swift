@@ -29,7 +29,7 @@ import Testing
     static let threshold: @Sendable (FallFeatureVector) -> Bool = { $0[1] > 0.62 }
     static let xor: @Sendable (FallFeatureVector) -> Bool = { ($0[0] > 0.5) != ($0[2] > 0.5) }
 
-    static let trainer = BoostedTreesTrainer(trees: 40, learningRate: 0.3, maximumDepth: 3, minimumLeafRows: 5, bins: 32, l2: 1)
+    static let trainer = BoostedTreesTrainer(trees: 40, learningRate: 0.3, maximumDepth: 3, minimumLeafRows: 5, bins: 32, l2: 1, bags: 1)
 
     @Test func learnsAThresholdRule() throws {
         let train = Self.data(1500, seed: 11, rule: Self.threshold)
@@ -53,7 +53,7 @@ import Testing
         let accuracy = Self.accuracy(model, test)
         #expect(accuracy >= 0.95, "held-out accuracy \(accuracy)")
         // One tree of depth 1 cannot do better than chance-ish on XOR: the control.
-        let stump = BoostedTreesTrainer(trees: 1, learningRate: 1, maximumDepth: 1, minimumLeafRows: 5, bins: 32, l2: 1)
+        let stump = BoostedTreesTrainer(trees: 1, learningRate: 1, maximumDepth: 1, minimumLeafRows: 5, bins: 32, l2: 1, bags: 1)
         let weak = try stump.train(rows: train.rows, labels: train.labels, featureCount: Self.features)
         #expect(Self.accuracy(weak, test) < 0.65, "a stump reached \(Self.accuracy(weak, test))")
     }
@@ -77,6 +77,48 @@ import Testing
             #expect(Int(n.left) > i && Int(n.right) > i && Int(n.right) < model.nodes.count)
         }
         #expect(try BoostedTrees(text: model.text) == model)
+    }
+
+    /// Bagging by group: each member trains without one share of the groups, and the model is
+    /// their average (as many trees as members times `trees`).
+    @Test func baggedModelsAverageOneMemberPerShareOfTheGroups() throws {
+        let train = Self.data(1500, seed: 71, rule: Self.threshold)
+        var bagged = Self.trainer
+        bagged.bags = 3
+        let groups = train.rows.indices.map { $0 % 6 }
+        let model = try bagged.train(rows: train.rows, labels: train.labels, featureCount: Self.features, groups: groups)
+        #expect(model.roots.count == 3 * Self.trainer.trees)
+        // Member 0 is the single model trained without groups 0 and 3 (ranks 0 and 3 modulo 3).
+        let kept = train.rows.indices.filter { groups[$0] % 3 != 0 }
+        let member = try Self.trainer.train(rows: kept.map { train.rows[$0] }, labels: kept.map { train.labels[$0] }, featureCount: Self.features)
+        let firstTree = BoostedTrees(featureCount: Self.features, bias: 0, nodes: model.nodes, roots: [model.roots[0]])
+        let memberTree = BoostedTrees(featureCount: Self.features, bias: 0, nodes: member.nodes, roots: [member.roots[0]])
+        let test = Self.data(200, seed: 72, rule: Self.threshold)
+        for x in test.rows { #expect(abs(firstTree.margin(x) * 3 - memberTree.margin(x)) < 1e-5) }
+        #expect(Self.accuracy(model, test) >= 0.98)
+        #expect(try bagged.train(rows: train.rows, labels: train.labels, featureCount: Self.features, groups: groups) == model)
+        // Fewer groups than bags: one member per group left out, no repeats.
+        let two = try bagged.train(rows: train.rows, labels: train.labels, featureCount: Self.features, groups: train.rows.indices.map { $0 % 2 })
+        #expect(two.roots.count == 2 * Self.trainer.trees)
+    }
+
+    /// A member whose share left it one class is not made; when none has both, no model.
+    @Test func aBagWithoutBothClassesIsLeftOut() throws {
+        let train = Self.data(600, seed: 81, rule: Self.threshold)
+        var bagged = Self.trainer
+        bagged.bags = 3
+        // Group 0 holds every positive and a third of the negatives: the member without it has no
+        // positive; the members without group 1 or 2 have both.
+        let groups = train.labels.indices.map { train.labels[$0] ? 0 : $0 % 3 }
+        let model = try bagged.train(rows: train.rows, labels: train.labels, featureCount: Self.features, groups: groups)
+        #expect(model.roots.count == 2 * Self.trainer.trees)
+        bagged.bags = 2
+        do {
+            _ = try bagged.train(rows: train.rows, labels: train.labels, featureCount: Self.features, groups: train.labels.map { $0 ? 1 : 0 })
+            Issue.record("bags that each hold one class trained")
+        } catch {
+            #expect(error.code == .noData)
+        }
     }
 
     @Test(arguments: [true, false])
@@ -118,6 +160,9 @@ import Testing
         #expect(fails(t) == "trainer")
         t = Self.trainer
         t.learningRate = 0
+        #expect(fails(t) == "trainer")
+        t = Self.trainer
+        t.bags = 0
         #expect(fails(t) == "trainer")
         #expect(fails(Self.trainer, labels: Array(train.labels.dropLast())) == "rows")
         #expect(fails(Self.trainer, features: 0) == "rows")

@@ -118,4 +118,30 @@ import Testing
         #expect(falling.last!.verticalVelocity < falling.first!.verticalVelocity)
         #expect(falling.last!.verticalVelocity < -1, "\(falling.last!.verticalVelocity) m/s after 0.3 s")
     }
+
+    /// A still, upright body whose gyroscope reports 800 °/s swings about x (as two SisFall belt
+    /// units did): once the guard finds that implausible, the tilt follows the accelerometer and
+    /// settles upright; the same swings at a plausible 200 °/s are believed and leave the guard alone.
+    @Test func aGyroscopeReportingTurnsNoBodyMakesIsLeftOut() {
+        func run(amplitude: Float) -> (builder: MotionFrameBuilder, tilts: [Float]) {
+            var builder = MotionFrameBuilder(sampleRate: 100)
+            var tilts: [Float] = []
+            for i in 0..<1500 {
+                let t = Float(i) / 100
+                // Start-up first (3 s), then the swings: ±amplitude at 2 Hz about x, never about a mean.
+                let w: Float = i < 300 ? 0 : amplitude * sin(2 * .pi * 2 * t) + (amplitude > 0 ? amplitude * 0.4 : 0)
+                tilts.append(builder.push(Self.sample(i, SIMD3(0, 0, 1), g: SIMD3(w, 0, 0))).tiltDegrees)
+            }
+            return (builder, tilts)
+        }
+        let faulty = run(amplitude: 800)
+        #expect(faulty.builder.suspectGyroscopeEpisodes == 1)
+        // Before the guard engages the gyroscope has tipped the attitude far over…
+        #expect(faulty.tilts[300..<500].max()! > 60, "\(faulty.tilts[300..<500].max()!)°")
+        // …after it, the accelerometer's upright holds.
+        #expect(faulty.tilts[900...].allSatisfy { $0 < 5 }, "\(faulty.tilts[900...].max()!)°")
+        let plausible = run(amplitude: 200)
+        #expect(plausible.builder.suspectGyroscopeEpisodes == 0)
+        #expect(plausible.tilts[700...].max()! > 20, "a believed gyroscope moves the tilt: \(plausible.tilts[700...].max()!)°")
+    }
 }

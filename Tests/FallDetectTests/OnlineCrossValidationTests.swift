@@ -108,6 +108,21 @@ import Testing
         #expect(r.counts.falseAlarms == 0)
     }
 
+    /// A bagged model leaves out whole subjects, their copies with them: with one faller among six,
+    /// the member trained without that subject has no fall and is not made. (Leaving out rows, or
+    /// copies apart from their subject, would keep a fall in every member: five members.)
+    @Test func baggedModelsLeaveOutWholeSubjectsWithTheirCopies() throws {
+        let all = try Self.trials(learned: true)
+        let trials = all.filter { !$0.name.isFall || $0.name.subject == "SA01" }
+        let copies = all.filter { $0.name.isFall && $0.name.subject == "SA01" }
+        let trainer = BoostedTreesTrainer(trees: 10, learningRate: 0.5, maximumDepth: 2, minimumLeafRows: 2, bins: 16, l2: 1, bags: 5)
+        let model = try OnlineCrossValidation.fallModel(trainedOn: trials, augmented: copies, trainer: trainer).model
+        #expect(model.roots.count == 4 * trainer.trees)
+        var single = trainer
+        single.bags = 1
+        #expect(try OnlineCrossValidation.fallModel(trainedOn: trials, augmented: copies, trainer: single).model.roots.count == trainer.trees)
+    }
+
     /// Extra training trials (softened copies) join a fold's training only when their subject
     /// is one of its training subjects.
     @Test func augmentedTrialsTrainOnlyTheFoldsThatDoNotTestTheirSubject() throws {

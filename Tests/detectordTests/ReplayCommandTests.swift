@@ -1,3 +1,4 @@
+import FallDetect
 import Foundation
 import Testing
 
@@ -20,6 +21,27 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("forward-fall: ") && $0.contains(" s  confirmed: the fall at 18.") && $0.contains("lying still for 10") })
         #expect(lines.contains { $0.hasPrefix("forward-fall: ") && $0.contains(" s  stayed down: the fall at 18.") })
         #expect(!lines.contains { $0.contains("recovered:") })
+        #expect(!output.standardError.contains("gyroscope"), "\(output.standardError)")
+    }
+
+    /// A recording whose gyroscope reports 800 °/s swings while the accelerometer reads a still,
+    /// upright body: replay says the sensor is suspect, once, naming the recording.
+    @Test func aGyroscopeReportingImpossibleTurnsIsReported() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("replay-gyro-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let sensor = SensorInfo(sensor: "test", device: "loose mount", accelerometerRange: 16, gyroscopeRange: 2000, sampleRate: 100)
+        let samples = (0..<2000).map { i in
+            let t = Float(i) / 100
+            let w: Float = i < 300 ? 0 : 800 * sin(2 * .pi * 2 * t) + 320
+            return IMUSample(timestampNanoseconds: Int64(i) * 10_000_000, acceleration: SIMD3(0, 0, 1), angularRate: SIMD3(w, 0, 0))
+        }
+        let path = dir.appendingPathComponent("loose.detrec").path
+        try RecordingWriter.write(Recording(info: RecordingInfo(sensor: sensor, title: "loose"), samples: samples), to: path)
+        let output = try DetectordProcess.run(["replay", path, "--fast"])
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardError.contains("warning: loose: the gyroscope reported turns no body makes"), "\(output.standardError)")
+        #expect(output.standardError.contains("1 time;"), "\(output.standardError)")
     }
 
     @Test func noDetectDecodesOnlyAndBadChoicesAreRefused() throws {

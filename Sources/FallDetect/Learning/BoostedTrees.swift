@@ -58,6 +58,24 @@ public struct BoostedTrees: Sendable, Hashable {
         return sum
     }
 
+    /// One model whose margin is the mean of the `members`' margins: their trees side by side, each
+    /// leaf scaled by 1/count. Nil when `members` is empty or they read different feature counts.
+    public init?(averaging members: [BoostedTrees]) {
+        guard let first = members.first, members.allSatisfy({ $0.featureCount == first.featureCount }) else { return nil }
+        let scale = 1 / Float(members.count)
+        var nodes: [Node] = []
+        var roots: [Int32] = []
+        nodes.reserveCapacity(members.reduce(0) { $0 + $1.nodes.count })
+        for member in members {
+            let offset = Int32(nodes.count)
+            roots += member.roots.map { $0 + offset }
+            nodes += member.nodes.map { n in
+                n.feature < 0 ? .leaf(n.value * scale) : Node(feature: n.feature, threshold: n.threshold, left: n.left + offset, right: n.right + offset, value: 0)
+            }
+        }
+        self.init(featureCount: first.featureCount, bias: members.reduce(0) { $0 + $1.bias } * scale, nodes: nodes, roots: roots)
+    }
+
     public func probability(_ x: FallFeatureVector) -> Float { 1 / (1 + exp(-margin(x))) }
 
     static let magic = "detectord-boosted-trees 1"

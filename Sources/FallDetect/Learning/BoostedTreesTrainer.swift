@@ -17,8 +17,18 @@ public struct BoostedTreesTrainer: Sendable, Hashable {
     public var bins: Int
     /// L2 penalty on leaf values (λ).
     public var l2: Float
+    /// Models averaged (`BoostedTrees(averaging:)`), each trained without one share of the groups
+    /// (the subjects): 1 trains one model. An average of models that each missed different
+    /// people depends less on any one person, and on the small accidents of one fit (where the
+    /// quantile bins fall, which split wins a near tie) that otherwise move a fold's figures when
+    /// a few rows change.
+    public var bags: Int
 
-    public init(trees: Int = 400, learningRate: Float = 0.05, maximumDepth: Int = 3, minimumLeafRows: Int = 20, bins: Int = 64, l2: Float = 1) {
+    public init(
+        trees: Int = 400, learningRate: Float = 0.05, maximumDepth: Int = 3, minimumLeafRows: Int = 20, bins: Int = 64, l2: Float = 1,
+        bags: Int = 5
+    ) {
+        self.bags = bags
         self.trees = trees
         self.learningRate = learningRate
         self.maximumDepth = maximumDepth
@@ -27,15 +37,39 @@ public struct BoostedTreesTrainer: Sendable, Hashable {
         self.l2 = l2
     }
 
-    /// Fits `labels` (true = positive) from `rows`' first `featureCount` entries.
+    /// Fits `labels` (true = positive) from `rows`' first `featureCount` entries. With `bags` above
+    /// 1, `groups` says whose each row is (a subject's number, say): member k of the average trains
+    /// without the groups whose rank among the distinct groups is k modulo `bags` (modulo the
+    /// number of groups when there are fewer); a member left without both classes is not made.
+    /// Without `groups`, each row is its own group.
     /// Throws `.noData` without both classes, `.invalidArgument` for bad settings.
-    public func train(rows: [FallFeatureVector], labels: [Bool], featureCount: Int) throws(FallDetectError) -> BoostedTrees {
-        guard trees >= 1, maximumDepth >= 1, minimumLeafRows >= 1, bins >= 2, bins <= 256, learningRate > 0, l2 >= 0 else {
-            throw FallDetectError(.invalidArgument, "trees, depth and leaf rows must be positive and bins 2…256", field: "trainer")
+    public func train(rows: [FallFeatureVector], labels: [Bool], featureCount: Int, groups: [Int]? = nil) throws(FallDetectError) -> BoostedTrees {
+        guard trees >= 1, maximumDepth >= 1, minimumLeafRows >= 1, bins >= 2, bins <= 256, learningRate > 0, l2 >= 0, bags >= 1 else {
+            throw FallDetectError(.invalidArgument, "trees, depth, leaf rows and bags must be positive and bins 2…256", field: "trainer")
         }
-        guard rows.count == labels.count, (1...16).contains(featureCount) else {
+        guard rows.count == labels.count, groups.map({ $0.count == rows.count }) ?? true, (1...16).contains(featureCount) else {
             throw FallDetectError(.invalidArgument, "\(rows.count) rows, \(labels.count) labels, \(featureCount) features", field: "rows")
         }
+        guard bags > 1 else { return try fit(rows: rows, labels: labels, featureCount: featureCount) }
+        let groups = groups ?? Array(rows.indices)
+        let rank = Dictionary(uniqueKeysWithValues: Set(groups).sorted().enumerated().map { ($1, $0) })
+        // Fewer groups than bags: one member without each group (more would repeat a member).
+        let count = min(bags, rank.count)
+        var members: [BoostedTrees] = []
+        for k in 0..<count {
+            let kept = rows.indices.filter { rank[groups[$0]]! % count != k }
+            let keptLabels = kept.map { labels[$0] }
+            guard keptLabels.contains(true), keptLabels.contains(false) else { continue }
+            members.append(try fit(rows: kept.map { rows[$0] }, labels: keptLabels, featureCount: featureCount))
+        }
+        guard let model = BoostedTrees(averaging: members) else {
+            throw FallDetectError(.noData, "no bag of \(bags) holds both classes", field: "labels")
+        }
+        return model
+    }
+
+    /// One model on all of `rows`.
+    func fit(rows: [FallFeatureVector], labels: [Bool], featureCount: Int) throws(FallDetectError) -> BoostedTrees {
         let positives = labels.reduce(0) { $0 + ($1 ? 1 : 0) }
         guard positives > 0, positives < labels.count else {
             throw FallDetectError(.noData, "training needs both classes: \(positives) positive of \(labels.count)", field: "labels")

@@ -163,6 +163,11 @@ struct ReplayCommand: AsyncParsableCommand {
                     out.write("\r\u{1B}[2K" + ProgressLine.live(progress))
                 }
             }
+            if let episodes = pipeline?.suspectGyroscopeEpisodes, episodes > 0 {
+                err.write(
+                    "warning: \(title): the gyroscope reported turns no body makes (a mean |ω| over \(Int(GyroscopeGuard().implausibleRate)) °/s) "
+                        + "\(episodes) time\(episodes == 1 ? "" : "s"); tilt followed the accelerometer meanwhile. Check the sensor and its mount.\n")
+            }
             total.merge(stats)
             dataSeconds += stats.durationSeconds
             replayed += 1

@@ -14,7 +14,8 @@ struct TrainCommand: ParsableCommand {
             SisFall_enhanced/ or at most 2 s after it), and fits gradient-boosted trees on the candidates' \
             measurements, together with those of softened copies of the falls (--augment, 0.5 by \
             default: |a| - 1 g halved around the impact, for the softer falls of older people). \
-            Deterministic: the same data gives the same model. Writes a Swift file holding the model as \
+            The model is the average of --bags models (5 by default), each trained without a different \
+            share of the subjects. Deterministic: the same data gives the same model. Writes a Swift file holding the model as \
             text (default: the shipped one under Sources/); rebuild to ship it. Evaluate with \
             `detectord bench --protocol online --train`, which retrains per fold on other subjects only.
             """)
@@ -80,6 +81,14 @@ struct TrainCommand: ParsableCommand {
         augmentation.scales.isEmpty ? "" : ", softened copies at \(augmentation.scales.map { "\($0)" }.joined(separator: ", ")) included"
     }
 
+    /// How many models the committed one averages (members without both classes are not made),
+    /// and what each left out.
+    static func bagsNote(_ model: BoostedTrees, _ trainer: BoostedTreesTrainer, subjects: Int) -> String {
+        let members = model.roots.count / max(1, trainer.trees)
+        let share = min(trainer.bags, subjects) == subjects ? "subject" : "1/\(min(trainer.bags, subjects)) of the subjects"
+        return members > 1 ? ", averaged over \(members) models, each trained without a different \(share)" : ""
+    }
+
     static func source(
         model: BoostedTrees, threshold: Float, trainer: BoostedTreesTrainer, augmentation: FallAugmentation, subjects: [String], rows: Int,
         positives: Int
@@ -90,7 +99,7 @@ struct TrainCommand: ParsableCommand {
             // Trained on \(rows) fall candidates (\(positives) falls\(copiesNote(augmentation))) of the SisFall development subjects
             // \(subjects.joined(separator: " "))
             // with \(trainer.trees) trees of depth \(trainer.maximumDepth), learning rate \(trainer.learningRate), \
-            at least \(trainer.minimumLeafRows) rows a leaf, \(trainer.bins) bins, L2 \(trainer.l2).
+            at least \(trainer.minimumLeafRows) rows a leaf, \(trainer.bins) bins, L2 \(trainer.l2)\(bagsNote(model, trainer, subjects: subjects.count)).
 
             /// The learned fall detector's model and operating point, as committed data.
             enum ShippedFallModel {

@@ -17,6 +17,9 @@ struct TrainerOptions: ParsableArguments {
     @Option(name: .customLong("leaf-rows"), help: ArgumentHelp("Rows each leaf must keep.", valueName: "n"))
     var leafRows: Int = BoostedTreesTrainer().minimumLeafRows
 
+    @Option(help: ArgumentHelp("Models averaged, each trained without a different share of the subjects (1: one model).", valueName: "n"))
+    var bags: Int = BoostedTreesTrainer().bags
+
     @Option(
         help: ArgumentHelp(
             "Also train on copies of the falls with |a| - 1 g scaled by each of these factors (comma-separated, each in (0, 1)), "
@@ -29,6 +32,7 @@ struct TrainerOptions: ParsableArguments {
         guard (1...8).contains(depth) else { throw ValidationError("--depth must lie in 1…8") }
         guard learningRate > 0, learningRate <= 1 else { throw ValidationError("--learning-rate must lie in (0, 1]") }
         guard leafRows >= 1 else { throw ValidationError("--leaf-rows must be at least 1") }
+        guard (1...20).contains(bags) else { throw ValidationError("--bags must lie in 1…20") }
         _ = try augmentation
     }
 
@@ -46,6 +50,6 @@ struct TrainerOptions: ParsableArguments {
     }
 
     var trainer: BoostedTreesTrainer {
-        BoostedTreesTrainer(trees: trees, learningRate: learningRate, maximumDepth: depth, minimumLeafRows: leafRows)
+        BoostedTreesTrainer(trees: trees, learningRate: learningRate, maximumDepth: depth, minimumLeafRows: leafRows, bags: bags)
     }
 }

@@ -6,6 +6,10 @@ public struct MotionFrameBuilder: Sendable {
     /// Accelerometer full scale, g; readings at 98 % of it or beyond are flagged as saturated.
     public let accelerometerRange: Float
     var ahrs: AHRS
+    var gyroscopeGuard = GyroscopeGuard()
+    /// The AHRS's gain while the gyroscope is believed (x-io Fusion's recommendation for a
+    /// body-worn IMU).
+    let gain: Float
     var stationaryBias = StationaryBiasEstimator()
     var velocity: VerticalVelocityEstimator
     var previousTimestamp: Int64?
@@ -22,8 +26,16 @@ public struct MotionFrameBuilder: Sendable {
         self.sampleRate = sampleRate
         self.accelerometerRange = accelerometerRange
         ahrs = AHRS(settings: AHRSSettings(sampleRate: sampleRate, accelerationRejection: accelerationRejection))
+        gain = ahrs.settings.gain
         velocity = VerticalVelocityEstimator(timeConstant: velocityTimeConstant)
     }
+
+    /// The AHRS's gain while the gyroscope is suspect, with the gyroscope left out: the attitude
+    /// then follows the accelerometer's gravity with a lag of about half a second.
+    static let suspectGain: Float = 2
+
+    /// Times the gyroscope reported turns no body makes and was left out (`GyroscopeGuard`).
+    public var suspectGyroscopeEpisodes: Int { gyroscopeGuard.episodes }
 
     public mutating func push(_ sample: IMUSample) -> MotionFrame {
         let nominal = 1 / sampleRate
@@ -34,16 +46,24 @@ public struct MotionFrameBuilder: Sendable {
             if gap > 0, gap < 1 { period = gap }
         }
         previousTimestamp = sample.timestampNanoseconds
+        let g = sample.angularRate
+        let rate = (g * g).sum().squareRoot()
+        let suspect = gyroscopeGuard.push(angularRate: rate, samplePeriod: period)
+        let gain = suspect ? Self.suspectGain : gain
+        if gain != ahrs.settings.gain { ahrs.settings.gain = gain }
         ahrs.samplePeriod = period
-        ahrs.update(sample)
+        if suspect {
+            ahrs.update(angularRate: .zero, acceleration: sample.acceleration)
+        } else {
+            ahrs.update(sample)
+        }
         let output = ahrs.output
         let a = sample.acceleration
-        let g = sample.angularRate
         let limit = accelerometerRange * 0.98
         let saturated = abs(a.x) >= limit || abs(a.y) >= limit || abs(a.z) >= limit
         var frame = MotionFrame(
             timestampNanoseconds: sample.timestampNanoseconds, samplePeriod: period, acceleration: a,
-            angularRateMagnitude: (g * g).sum().squareRoot(), tiltDegrees: output.tiltDegrees,
+            angularRateMagnitude: rate, tiltDegrees: output.tiltDegrees,
             verticalAcceleration: 0, verticalVelocity: 0, saturated: saturated, gravity: output.gravity)
         // The still reading needs the frame's |a| and |ω|; the vertical fields follow from it.
         let bias = stationaryBias.push(

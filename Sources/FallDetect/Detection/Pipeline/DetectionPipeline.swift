@@ -36,6 +36,10 @@ public struct DetectionPipeline: Sendable {
         followUp = try FallFollowUp(confirmation: profile.confirmation, recovery: profile.recovery)
     }
 
+    /// Times the gyroscope reported turns no body makes and the attitude followed the
+    /// accelerometer instead (`GyroscopeGuard`): a sign of a faulty or loosely mounted sensor.
+    public var suspectGyroscopeEpisodes: Int { frames.suspectGyroscopeEpisodes }
+
     /// Adds one IMU sample; returns the detections it completed (usually none).
     public mutating func push(_ sample: IMUSample) -> [DetectionEvent] {
         let frame = frames.push(sample)

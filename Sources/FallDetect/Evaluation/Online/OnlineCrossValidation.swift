@@ -26,8 +26,12 @@ public enum OnlineCrossValidation {
         tolerance: Double = OnlineProtocol.defaultTolerance
     ) throws(FallDetectError) -> (model: BoostedTrees, rows: Int, positives: Int) {
         let subjects = Set(trials.map(\.name.subject))
-        let data = OnlineProtocol.trainingRows(trials + augmented.filter { subjects.contains($0.name.subject) }, tolerance: tolerance)
-        let model = try trainer.train(rows: data.rows, labels: data.labels, featureCount: FallCandidate.featureNames.count)
+        let used = trials + augmented.filter { subjects.contains($0.name.subject) }
+        let data = OnlineProtocol.trainingRows(used, tolerance: tolerance)
+        // A bagged trainer leaves out whole subjects, their softened copies with them.
+        let number = Dictionary(uniqueKeysWithValues: subjects.sorted().enumerated().map { ($1, $0) })
+        let groups = used.flatMap { trial in [Int](repeating: number[trial.name.subject]!, count: trial.candidates.count) }
+        let model = try trainer.train(rows: data.rows, labels: data.labels, featureCount: FallCandidate.featureNames.count, groups: groups)
         return (model, data.rows.count, data.labels.reduce(0) { $0 + ($1 ? 1 : 0) })
     }
 
