@@ -1,6 +1,7 @@
 /// Turns IMU samples into `MotionFrame`s: AHRS attitude (tilt), earth-frame vertical acceleration
 /// less what the still body reads in its posture, a drift-controlled vertical velocity, and a
-/// saturation flag. O(1) per sample, no allocation.
+/// saturation flag. While `GyroscopeGuard` finds the gyroscope implausible, the attitude follows
+/// the accelerometer alone. O(1) per sample, no allocation.
 public struct MotionFrameBuilder: Sendable {
     public let sampleRate: Float
     /// Accelerometer full scale, g; readings at 98 % of it or beyond are flagged as saturated.
