@@ -238,6 +238,16 @@ import Testing
         let slowMultiphase = try #require((reportSlow["detectors"] as? [[String: Any]])?.first)
         #expect(slowMultiphase["false_alarms"] as? Int == multiphase["false_alarms"] as? Int)
         #expect(slowMultiphase["sensitivity"] as? Double ?? 1 < multiphase["sensitivity"] as? Double ?? 0)
+        // Another cut of the folds (repeated cross-validation): said in the header and the JSON.
+        let seededJSON = dir.appendingPathComponent("online-seeded.json")
+        let outputSeeded = try DetectordProcess.run([
+            "bench", "--root", dir.path, "--protocol", "online", "--detector", "multiphase", "--train", "--folds", "3", "--fold-seed", "5",
+            "--json", seededJSON.path, "--cache", dir.appendingPathComponent("cache").path,
+        ])
+        #expect(outputSeeded.status == 0, "\(outputSeeded.standardError)")
+        #expect(outputSeeded.standardOutput.contains("3 folds by subject (dealt after shuffling with seed 5)"), "\(outputSeeded.standardOutput)")
+        let reportSeeded = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: seededJSON)) as? [String: Any])
+        #expect(reportSeeded["fold_seed"] as? Int == 5 && report["fold_seed"] as? Int == 0)
         // The stages at their shipped settings: the model retrained per fold, nothing chosen.
         let shippedJSON = dir.appendingPathComponent("online-shipped.json")
         let shipped = try DetectordProcess.run([
@@ -269,7 +279,7 @@ import Testing
         for bad in [
             ["--soften", "1.5"], ["--soften", "0"], ["--protocol", "trial", "--soften", "0.5"], ["--shipped-stages"], ["--augment", "1"],
             ["--augment", "0.5,x"], ["--augment", ""], ["--slow", "0.9"], ["--slow", "3.5"], ["--slow", "1.5", "--soften", "0.5"],
-            ["--protocol", "trial", "--slow", "1.5"],
+            ["--protocol", "trial", "--slow", "1.5"], ["--fold-seed", "5"],
         ] {
             let refused = try DetectordProcess.run(["bench", "--root", dir.path, "--protocol", "online"] + bad)
             #expect(refused.status == 64, "\(bad)")

@@ -68,7 +68,8 @@ extension BenchCommand {
             // pair of folds without falls to train on) falls back to plain out-of-fold scores.
             if train, !shippedStages, names.contains(where: { $0.contains("+recovery") }) {
                 do {
-                    nested = try OnlineCrossValidation.nestedScores(scan.trials, folds: folds, trainer: trainer.trainer, augmented: copies)
+                    nested = try OnlineCrossValidation.nestedScores(
+                        scan.trials, folds: folds, trainer: trainer.trainer, augmented: copies, foldSeed: foldSeed)
                 } catch {
                     guard error.code == .noData else { throw error }
                     err.write("note: the stages' settings are chosen on out-of-fold scores without nesting: \(error)\n")
@@ -79,7 +80,7 @@ extension BenchCommand {
                 // C8 has no shipped threshold: fitted on all trials, or per fold with --train.
                 results.append(
                     train
-                        ? try OnlineBaseline.crossValidate(scan.trials, folds: folds, tested: tested)
+                        ? try OnlineBaseline.crossValidate(scan.trials, folds: folds, tested: tested, foldSeed: foldSeed)
                         : OnlineBaseline.evaluate(tested, threshold: OnlineBaseline.bestThreshold(scan.trials)))
                 if plot != nil || json != nil { sweeps.append(OnlineBaseline.sweep(tested)) }
             }
@@ -98,14 +99,14 @@ extension BenchCommand {
                 } else if train, name.hasPrefix("learned") {
                     let validated = try OnlineCrossValidation.learned(
                         scan.trials, folds: folds, trainer: trainer.trainer, threshold: shipped.threshold, augmented: copies,
-                        tested: stressed?.trials)
+                        tested: stressed?.trials, foldSeed: foldSeed)
                     (fittedScores, scores) = (validated.fittedScores, validated.scores)
                     threshold = validated.result.threshold
                     (learnedScores, learnedThreshold) = ((fittedScores, scores), threshold)
                 }
                 if train, !name.hasPrefix("learned") {
                     // Per-fold thresholds: the pooled result comes from the folds themselves.
-                    let validated = try OnlineCrossValidation.multiphase(scan.trials, folds: folds, tested: tested)
+                    let validated = try OnlineCrossValidation.multiphase(scan.trials, folds: folds, tested: tested, foldSeed: foldSeed)
                     (scores, threshold) = (validated.scores, validated.result.threshold)
                     results.append(validated.result)
                 } else if train, recovery != nil, !shippedStages {
@@ -113,7 +114,7 @@ extension BenchCommand {
                     // that saw neither them nor the fold tested.
                     let validated = try OnlineCrossValidation.recovery(
                         scan.trials, folds: folds, scores: fittedScores, nested: nested, thresholds: Self.recoveryThresholds, confirmed: confirmed,
-                        targetSensitivity: Self.targetSensitivity, tested: (tested, scores), detector: name)
+                        targetSensitivity: Self.targetSensitivity, tested: (tested, scores), detector: name, foldSeed: foldSeed)
                     results.append(validated.result)
                     recoverySettings.append((name, zip(validated.thresholds, validated.recoverySettings).map { ($0, RecoveryParameters.grid[$1]) }))
                     recovery = Self.mostChosen(validated.recoverySettings)
@@ -213,7 +214,7 @@ extension BenchCommand {
         let adlHours = results.first?.adlHours ?? 0
         var text = "SisFall at \(root): \(scan.trials.count) trials (\(falls) falls, \(scan.trials.count - falls) ADL, "
             + "\(ProgressLine.fixed(adlHours, 2)) h of ADL), \(subjects) subjects; online protocol, "
-            + (train ? "\(folds) folds by subject, parameters fitted on the other folds" : "shipped parameters")
+            + (train ? "\(folds) folds by subject\(foldSeed == 0 ? "" : " (dealt after shuffling with seed \(foldSeed))"), parameters fitted on the other folds" : "shipped parameters")
             + (shippedStages ? " but the stages' shipped threshold and setting" : "")
             + (trainedScales(results).isEmpty ? "" : " (the learned model also on its falls softened to "
                 + trainedScales(results).map { ProgressLine.fixed(Double($0), 2) }.joined(separator: ", ") + ")")
@@ -315,7 +316,7 @@ extension BenchCommand {
             "adl_hours": results.first?.adlHours ?? 0, "subjects": Set(scan.trials.map(\.name.subject)).count,
             "protocol": "online", "tolerance_s": OnlineProtocol.defaultTolerance, "sample_rate_hz": rate, "wall_seconds": wallSeconds,
             "soften": soften.map { Double($0) as Any } ?? NSNull(), "slow": slow.map { Double($0) as Any } ?? NSNull(),
-            "shipped_stages": shippedStages,
+            "shipped_stages": shippedStages, "fold_seed": foldSeed,
             "augment": trainedScales(results).map(Double.init), "detectors": detectors,
         ]
     }

@@ -87,6 +87,14 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Cross-validation folds, split by subject (2 up to the number of subjects).", valueName: "k"))
     var folds: Int = 10
 
+    @Option(
+        name: .customLong("fold-seed"),
+        help: ArgumentHelp(
+            "Online protocol with --train: 0 deals the subjects to the folds in code order; another number shuffles them first "
+                + "(young and older apart), cutting other folds from the same data, to see how much a figure owes to one cut.",
+            valueName: "n"))
+    var foldSeed: UInt64 = 0
+
     @Option(help: ArgumentHelp("Write the results as JSON to this file.", valueName: "file"))
     var json: String?
 
@@ -105,6 +113,7 @@ struct BenchCommand: ParsableCommand {
         guard rate > 0, 200 % rate == 0, rate >= 20 else { throw ValidationError("--rate must divide 200 and be at least 20, got \(rate)") }
         guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
         if shippedStages, !train { throw ValidationError("--shipped-stages needs --train") }
+        if foldSeed != 0, !(train && evaluationProtocol == "online") { throw ValidationError("--fold-seed needs --protocol online and --train") }
         // The stress tests' own checks give the ranges.
         do {
             if let soften {

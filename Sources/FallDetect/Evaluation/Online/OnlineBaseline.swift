@@ -77,10 +77,11 @@ public enum OnlineBaseline {
     /// when given, holds the trials each fold is tested on instead (the same trials in the same
     /// order, e.g. with softened falls); the threshold is still fitted on `trials`.
     public static func crossValidate(
-        _ trials: [OnlineTrial], folds count: Int, tested: [OnlineTrial]? = nil, tolerance: Double = OnlineProtocol.defaultTolerance
+        _ trials: [OnlineTrial], folds count: Int, tested: [OnlineTrial]? = nil, tolerance: Double = OnlineProtocol.defaultTolerance,
+        foldSeed: UInt64 = 0
     ) throws(FallDetectError) -> OnlineProtocolResult {
         let tested = try OnlineCrossValidation.matching(tested, trials)
-        let folds = try SubjectFolds(subjects: trials.map(\.name.subject), count: count)
+        let folds = try SubjectFolds(subjects: trials.map(\.name.subject), count: count, seed: foldSeed)
         var merged: OnlineProtocolResult?
         var sum: Float = 0
         for k in 0..<count {

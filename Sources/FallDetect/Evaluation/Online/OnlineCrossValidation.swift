@@ -11,9 +11,9 @@ public enum OnlineCrossValidation {
     /// trains on those of its training subjects only.
     public static func learned(
         _ trials: [OnlineTrial], folds count: Int, trainer: BoostedTreesTrainer = BoostedTreesTrainer(), threshold: Float,
-        augmented: [OnlineTrial] = [], tested: [OnlineTrial]? = nil, tolerance: Double = OnlineProtocol.defaultTolerance
+        augmented: [OnlineTrial] = [], tested: [OnlineTrial]? = nil, tolerance: Double = OnlineProtocol.defaultTolerance, foldSeed: UInt64 = 0
     ) throws(FallDetectError) -> OnlineCrossValidationResult {
-        try crossValidate(trials, folds: count, tested: tested, tolerance: tolerance) { (training: [OnlineTrial]) throws(FallDetectError) -> any FallJudge in
+        try crossValidate(trials, folds: count, tested: tested, tolerance: tolerance, foldSeed: foldSeed) { (training: [OnlineTrial]) throws(FallDetectError) -> any FallJudge in
             try LearnedFallJudge(model: fallModel(trainedOn: training, augmented: augmented, trainer: trainer, tolerance: tolerance).model, threshold: threshold)
         }
     }
@@ -42,9 +42,9 @@ public enum OnlineCrossValidation {
     /// folds serves both (C(K, 2) models); each trains on its subjects' `augmented` copies only.
     public static func nestedScores(
         _ trials: [OnlineTrial], folds count: Int, trainer: BoostedTreesTrainer = BoostedTreesTrainer(), augmented: [OnlineTrial] = [],
-        tolerance: Double = OnlineProtocol.defaultTolerance
+        tolerance: Double = OnlineProtocol.defaultTolerance, foldSeed: UInt64 = 0
     ) throws(FallDetectError) -> [[[Float]]] {
-        let folds = try SubjectFolds(subjects: trials.map(\.name.subject), count: count)
+        let folds = try SubjectFolds(subjects: trials.map(\.name.subject), count: count, seed: foldSeed)
         let foldOf = trials.map { folds.fold(of: $0.name.subject) ?? -1 }
         let pairs = (0..<count).flatMap { k in ((k + 1)..<count).map { (k, $0) } }
         let models = try parallelMap(pairs.count) { p throws(FallDetectError) -> BoostedTrees in
@@ -67,9 +67,9 @@ public enum OnlineCrossValidation {
     /// (SE + SP) / 2 on the training subjects, the other rules as given.
     public static func multiphase(
         _ trials: [OnlineTrial], folds count: Int, parameters: MultiphaseFallParameters = MultiphaseFallParameters(),
-        tested: [OnlineTrial]? = nil, tolerance: Double = OnlineProtocol.defaultTolerance
+        tested: [OnlineTrial]? = nil, tolerance: Double = OnlineProtocol.defaultTolerance, foldSeed: UInt64 = 0
     ) throws(FallDetectError) -> OnlineCrossValidationResult {
-        try crossValidate(trials, folds: count, tested: tested, tolerance: tolerance) { (training: [OnlineTrial]) throws(FallDetectError) -> any FallJudge in
+        try crossValidate(trials, folds: count, tested: tested, tolerance: tolerance, foldSeed: foldSeed) { (training: [OnlineTrial]) throws(FallDetectError) -> any FallJudge in
             var judge = try MultiphaseFallJudge(parameters: parameters)
             var best = (accuracy: -1.0, threshold: parameters.minimumImpact)
             for step in 0...40 {
@@ -97,7 +97,7 @@ public enum OnlineCrossValidation {
     public static func recovery(
         _ trials: [OnlineTrial], folds count: Int, scores: [[Float]], nested: [[[Float]]]? = nil, thresholds: [Float], confirmed: Bool = false,
         targetSensitivity: Double? = nil, tested: (trials: [OnlineTrial], scores: [[Float]])? = nil, detector: String = "learned+recovery",
-        tolerance: Double = OnlineProtocol.defaultTolerance
+        tolerance: Double = OnlineProtocol.defaultTolerance, foldSeed: UInt64 = 0
     ) throws(FallDetectError) -> OnlineCrossValidationResult {
         guard !thresholds.isEmpty else { throw FallDetectError(.invalidArgument, "no thresholds to choose from", field: "thresholds") }
         let testTrials = try matching(tested?.trials, trials), testScores = tested?.scores ?? scores
@@ -106,7 +106,7 @@ public enum OnlineCrossValidation {
         else {
             throw FallDetectError(.invalidArgument, "one list of scores per trial (and per fold when nested) is needed", field: "scores")
         }
-        let folds = try SubjectFolds(subjects: trials.map(\.name.subject), count: count)
+        let folds = try SubjectFolds(subjects: trials.map(\.name.subject), count: count, seed: foldSeed)
         let perFold = try parallelMap(count) { k throws(FallDetectError) -> (pick: (threshold: Float, setting: Int), result: OnlineProtocolResult) in
             let inFold = trials.map { folds.fold(of: $0.name.subject) == k }
             let training = trials.indices.filter { !inFold[$0] }
@@ -154,12 +154,12 @@ public enum OnlineCrossValidation {
     }
 
     static func crossValidate(
-        _ trials: [OnlineTrial], folds count: Int, tested: [OnlineTrial]?, tolerance: Double,
+        _ trials: [OnlineTrial], folds count: Int, tested: [OnlineTrial]?, tolerance: Double, foldSeed: UInt64 = 0,
         fit: @Sendable ([OnlineTrial]) throws(FallDetectError) -> any FallJudge
     ) throws(FallDetectError) -> OnlineCrossValidationResult {
         let separate = tested != nil
         let tested = try matching(tested, trials)
-        let folds = try SubjectFolds(subjects: trials.map(\.name.subject), count: count)
+        let folds = try SubjectFolds(subjects: trials.map(\.name.subject), count: count, seed: foldSeed)
         let perFold = try parallelMap(count) { k throws(FallDetectError) in
             let members = trials.indices.filter { folds.fold(of: trials[$0].name.subject) == k }
             let test = members.map { tested[$0] }
