@@ -15,6 +15,8 @@ import Testing
         #expect(scan.trials.count == 3291)
         #expect(scan.trials.filter(\.name.isFall).count == 1350)
         #expect(scan.fallsWithoutLabels.isEmpty)
+        // Two belt units' gyroscopes read turns no body makes; nothing else comes near the bound.
+        #expect(scan.suspectGyroscope.map(\.description) == ["D05_SE07_R01", "D05_SE07_R05", "D17_SE08_R02", "D17_SE08_R03"])
 
         // The shipped detectors as they are (in-sample for the learned model).
         let learned = OnlineProtocol.evaluate(try LearnedFallJudge.shipped(), on: scan.trials)

@@ -47,6 +47,10 @@ extension BenchCommand {
             }
             scan = try OnlineScan(dataset: data, decimation: 200 / rate, cache: trialCache())
             for notice in scan.notices { err.write("note: \(notice)\n") }
+            if !scan.suspectGyroscope.isEmpty {
+                err.write("note: \(scan.suspectGyroscope.count) trials' gyroscope reported turns no body makes, so their tilt followed "
+                    + "the accelerometer for a while: " + scan.suspectGyroscope.map(\.description).joined(separator: ", ") + "\n")
+            }
             if !scan.fallsWithoutLabels.isEmpty {
                 err.write("note: \(scan.fallsWithoutLabels.count) fall trials have no labels and are left out: "
                     + scan.fallsWithoutLabels.prefix(5).map(\.description).joined(separator: ", ") + "\n")

@@ -11,6 +11,9 @@ public struct OnlineScan: Sendable {
     public let notices: [String]
     /// Fall trials that had no label file, so no fall span: the online protocol cannot score them.
     public let fallsWithoutLabels: [SisFallTrialName]
+    /// Trials whose gyroscope reported turns no body makes, so that their tilt followed the
+    /// accelerometer for a while (`GyroscopeGuard`).
+    public let suspectGyroscope: [SisFallTrialName]
 
     public var samples: Int { trials.reduce(0) { $0 + $1.samples } }
 
@@ -43,7 +46,8 @@ public struct OnlineScan: Sendable {
         let settings = decimated
         try settings.validate()
         try confirmation.validate()
-        let collected = Mutex<(trials: [OnlineTrial], seconds: Double, unlabelled: [SisFallTrialName])>(([], 0, []))
+        let collected = Mutex<(trials: [OnlineTrial], seconds: Double, unlabelled: [SisFallTrialName], suspect: [SisFallTrialName])>(
+            ([], 0, [], []))
         let notices = dataset.forEachTrial(cache: cache, workers: workers) { trial in
             if fallsOnly, !trial.name.isFall { return }
             let clock = ContinuousClock()
@@ -63,10 +67,11 @@ public struct OnlineScan: Sendable {
                 baseline: baseline)
             collected.withLock { state in
                 if trial.name.isFall, span == nil { state.unlabelled.append(trial.name) } else { state.trials.append(row) }
+                if found.suspectGyroscopeEpisodes > 0 { state.suspect.append(trial.name) }
                 state.seconds += seconds
             }
         }
-        let (trials, seconds, unlabelled) = collected.withLock { ($0.trials, $0.seconds, $0.unlabelled) }
+        let (trials, seconds, unlabelled, suspect) = collected.withLock { ($0.trials, $0.seconds, $0.unlabelled, $0.suspect) }
         self.trials = trials.sorted { $0.name < $1.name }
         self.settings = settings
         self.confirmation = confirmation
@@ -76,6 +81,7 @@ public struct OnlineScan: Sendable {
         computeSeconds = seconds
         self.notices = notices
         fallsWithoutLabels = unlabelled.sorted()
+        suspectGyroscope = suspect.sorted()
     }
 
     /// Values of the series kept per second for the baseline: 20, enough for a 1 s window's feature.
@@ -96,13 +102,14 @@ public struct OnlineScan: Sendable {
 
     /// The candidates the daemon's front end finds in `samples` (SisFall's ADXL345, ±16 g), and
     /// for each when the confirmation stage, started at its decision, confirmed it, and when the
-    /// recovery check under each setting of `RecoveryParameters.grid` found the wearer up again.
+    /// recovery check under each setting of `RecoveryParameters.grid` found the wearer up again;
+    /// with how often the gyroscope was left out as implausible.
     public static func candidates(
         in samples: [IMUSample], settings: FallCandidateSettings, confirmation: StillnessParameters = benchConfirmation
-    ) -> (candidates: [FallCandidate], confirmations: [Int64?], recoveries: [[Int64?]]) {
+    ) -> (candidates: [FallCandidate], confirmations: [Int64?], recoveries: [[Int64?]], suspectGyroscopeEpisodes: Int) {
         var frames = MotionFrameBuilder(sampleRate: settings.sampleRate, accelerometerRange: 16)
         // Settings were validated by the caller.
-        guard var tracker = try? FallCandidateTracker(settings: settings) else { return ([], [], []) }
+        guard var tracker = try? FallCandidateTracker(settings: settings) else { return ([], [], [], 0) }
         var found: [FallCandidate] = []
         var confirmed: [Int64?] = []
         var recovered: [[Int64?]] = []
@@ -143,6 +150,6 @@ public struct OnlineScan: Sendable {
                 }
             }
         }
-        return (found, confirmed, recovered)
+        return (found, confirmed, recovered, frames.suspectGyroscopeEpisodes)
     }
 }
