@@ -138,7 +138,9 @@ extension BenchCommand {
             throw ExitCode(error.code == .invalidArgument ? 64 : 66)
         }
         let wall = Self.seconds(started.duration(to: clock.now))
-        var table = onlineTable(scan: scan, results: results, wallSeconds: wall)
+        // Each a bootstrap of 2000 draws: computed once for the table and the JSON.
+        let intervals = results.map { FigureIntervals($0) }
+        var table = onlineTable(scan: scan, results: results, intervals: intervals, wallSeconds: wall)
         for (detector, settings) in recoverySettings {
             table += "\(detector): per fold\(nested != nil ? " (nested)" : ""), threshold and recovery setting (upright within °, for s): "
                 + settings.map {
@@ -148,7 +150,7 @@ extension BenchCommand {
                 .joined(separator: ", ") + "\n"
         }
         Terminal.standardOutput.write(table)
-        var report = onlineReport(scan: scan, results: results, sweeps: sweeps, wallSeconds: wall)
+        var report = onlineReport(scan: scan, results: results, intervals: intervals, sweeps: sweeps, wallSeconds: wall)
         if var detectors = report["detectors"] as? [[String: Any]] {
             for (detector, settings) in recoverySettings {
                 guard let k = detectors.firstIndex(where: { $0["name"] as? String == detector }) else { continue }
@@ -212,7 +214,7 @@ extension BenchCommand {
 
     static func milliseconds(_ seconds: Double?) -> String { seconds.map { "\(Int(($0 * 1000).rounded()))" } ?? "-" }
 
-    func onlineTable(scan: OnlineScan, results: [OnlineProtocolResult], wallSeconds: Double) -> String {
+    func onlineTable(scan: OnlineScan, results: [OnlineProtocolResult], intervals: [FigureIntervals], wallSeconds: Double) -> String {
         let falls = scan.trials.reduce(0) { $0 + ($1.name.isFall ? 1 : 0) }
         let subjects = Set(scan.trials.map(\.name.subject)).count
         let adlHours = results.first?.adlHours ?? 0
@@ -245,8 +247,7 @@ extension BenchCommand {
                 + "from fall onset (median/p95), confirmed at \(Self.milliseconds(r.medianLatency))/\(Self.milliseconds(r.p95Latency)) ms\n"
         }
         text += "95 % intervals (SE and SP resampling whole subjects, false alarms/h exact Poisson):\n"
-        for r in results {
-            let i = FigureIntervals(r)
+        for (r, i) in zip(results, intervals) {
             text += "  \(r.detector): SE \(Self.percentRange(i.sensitivity)) %, SP \(Self.percentRange(i.specificity)) %, "
                 + "\(i.falseAlarmsPerHour.map { "\(ProgressLine.fixed($0.lowerBound, 2))–\(ProgressLine.fixed($0.upperBound, 2))" } ?? "-") false alarms/h\n"
         }
@@ -269,7 +270,9 @@ extension BenchCommand {
         ]
     }
 
-    func onlineReport(scan: OnlineScan, results: [OnlineProtocolResult], sweeps: [[OperatingPoint]], wallSeconds: Double) -> [String: Any] {
+    func onlineReport(
+        scan: OnlineScan, results: [OnlineProtocolResult], intervals: [FigureIntervals], sweeps: [[OperatingPoint]], wallSeconds: Double
+    ) -> [String: Any] {
         let falls = scan.trials.reduce(0) { $0 + ($1.name.isFall ? 1 : 0) }
         var detectors: [[String: Any]] = []
         for (k, r) in results.enumerated() {
@@ -292,11 +295,11 @@ extension BenchCommand {
             entry["false_alarm_trials"] = r.falseAlarmTrials.map(\.description)
             entry["missed_falls"] = r.missedFalls.map(\.description)
             entry["threshold"] = Double(r.threshold)
-            let intervals = FigureIntervals(r)
+            let i = intervals[k]
             entry["intervals"] = [
-                "level": intervals.level, "method": "subject bootstrap (SE, SP); exact Poisson (false alarms per hour)",
-                "sensitivity": Self.json(intervals.sensitivity), "specificity": Self.json(intervals.specificity),
-                "false_alarms_per_hour": Self.json(intervals.falseAlarmsPerHour),
+                "level": i.level, "method": "subject bootstrap (SE, SP); exact Poisson (false alarms per hour)",
+                "sensitivity": Self.json(i.sensitivity), "specificity": Self.json(i.specificity),
+                "false_alarms_per_hour": Self.json(i.falseAlarmsPerHour),
             ]
             // Before any confirmation stage: when the detector decided (the alert countdown's start).
             entry["detection_latency_ms"] = [
