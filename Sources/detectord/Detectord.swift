@@ -11,15 +11,16 @@ struct Detectord: AsyncParsableCommand {
             recordings and public datasets for evaluation.
 
             Available today: replay (with the fall, free-fall and crash detectors), synth, probe, drill, \
-            status, bench (the paper's trial protocol and the detectors' online protocol) and train. \
+            status, bench (the paper's trial protocol and the detectors' online protocol), train and \
+            config check. \
             The others are named so scripts can rely on the command line; they report that they are \
             not implemented yet.
             """,
         version: DetectordVersion.current,
         subcommands: [
             ReplayCommand.self, SynthCommand.self, ProbeCommand.self, DrillCommand.self,
-            StatusCommand.self, BenchCommand.self, TrainCommand.self, RunCommand.self, RecordCommand.self,
-            PairCommand.self,
+            StatusCommand.self, BenchCommand.self, TrainCommand.self, ConfigCommand.self, RunCommand.self,
+            RecordCommand.self, PairCommand.self,
         ]
     )
 }

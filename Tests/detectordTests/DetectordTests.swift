@@ -5,7 +5,7 @@ import Testing
     @Test func helpNamesEverySubcommand() throws {
         let output = try DetectordProcess.run(["--help"])
         #expect(output.status == 0)
-        for name in ["replay", "synth", "probe", "drill", "status", "bench", "run", "record", "pair"] {
+        for name in ["replay", "synth", "probe", "drill", "status", "bench", "train", "config", "run", "record", "pair"] {
             #expect(output.standardOutput.contains("\n  \(name) "), "missing \(name)")
         }
     }

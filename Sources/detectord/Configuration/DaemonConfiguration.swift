@@ -1,0 +1,133 @@
+import FallDetect
+import Foundation
+import TOMLKit
+
+/// Everything `detectord run` reads from its one TOML file (`config/detectord.example.toml`
+/// documents each field). Values are checked when the file is read, so a daemon that got one can
+/// start; every problem is reported at once, each with its line and field.
+struct DaemonConfiguration: Sendable, Equatable {
+    var person: PersonSettings
+    /// One to `ContactSettings.maximumCount`, each on a configured channel, no number twice.
+    var contacts: [ContactSettings]
+    var pin: PINSettings
+    var detector: DetectorSettings
+    var sensor: SensorSettings
+    var gnss: GNSSSettings
+    var workflow: WorkflowConfiguration
+    var channels: ChannelSettings
+    var storage: StorageSettings
+    var api: APISettings
+    var log: LogSettings
+
+    static let keys = ["person", "contacts", "pin", "detector", "sensor", "gnss", "workflow", "channels", "storage", "api", "log"]
+
+    /// Reads and checks the file at `path`; relative paths in it are taken from its folder.
+    static func load(
+        path: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ConfigurationErrors) -> DaemonConfiguration {
+        let bytes: [UInt8]
+        do {
+            bytes = try ReferencedFile.read(path)
+        } catch {
+            throw ConfigurationErrors([ConfigurationIssue(path: path, message: error.message)])
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ConfigurationErrors([ConfigurationIssue(path: path, message: "is not UTF-8 text, as TOML must be")])
+        }
+        return try parse(text: text, path: path, environment: environment)
+    }
+
+    /// Checks `text` as the contents of `path` (which names it in issues and anchors its relative
+    /// paths).
+    static func parse(text: String, path: String, environment: [String: String]) throws(ConfigurationErrors) -> DaemonConfiguration {
+        let root: TOMLTable
+        do {
+            root = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            let position = error.source.begin
+            throw ConfigurationErrors([
+                ConfigurationIssue(path: path, line: position.line, column: position.column, message: "not valid TOML: \(error.description)")
+            ])
+        } catch {
+            throw ConfigurationErrors([ConfigurationIssue(path: path, message: "not valid TOML: \(error)")])
+        }
+        let context = ConfigurationContext(path: path, sourceMap: TOMLSourceMap(text: text), environment: environment)
+        let configuration = read(ConfigurationTable(field: "", table: root, context: context))
+        guard context.issues.isEmpty, let configuration else {
+            throw ConfigurationErrors(context.sortedIssues)
+        }
+        return configuration
+    }
+
+    /// Reads every table, then the rules that join them; nil when anything was reported.
+    private static func read(_ root: ConfigurationTable) -> DaemonConfiguration? {
+        root.rejectUnknownKeys(known: keys)
+        let person = root.table("person", required: "a [person] table: who wears the device").flatMap(PersonSettings.init)
+        let contactTables = root.tables("contacts")
+        if contactTables.isEmpty, !root.contains("contacts") {
+            root.missing("contacts", "at least one [[contacts]] entry: someone to alert")
+        }
+        for (n, table) in contactTables.enumerated() where n >= ContactSettings.maximumCount {
+            root.context.report(table.field, "one contact too many: at most \(ContactSettings.maximumCount), this is number \(n + 1)", at: .key)
+        }
+        let contacts = contactTables.map(ContactSettings.init)
+        let pin = root.contains("pin") ? root.table("pin").flatMap(PINSettings.init) : PINSettings()
+        let detector = root.contains("detector") ? root.table("detector").flatMap(DetectorSettings.init) : DetectorSettings()
+        let sensor = root.table("sensor", required: "a [sensor] table with source = \"i2c\" or \"replay\"").flatMap(SensorSettings.init)
+        // From the text, so a [sensor] table with other issues still decides this check.
+        let replaying = root.table["sensor"]?["source"]?.string.map { $0 == "replay" }
+        let gnss = root.contains("gnss") ? root.table("gnss").flatMap { GNSSSettings($0, replaying: replaying) } : GNSSSettings.standard
+        let workflow = root.contains("workflow") ? root.table("workflow").flatMap(WorkflowConfiguration.init) : WorkflowConfiguration()
+        let channels = root.contains("channels") ? root.table("channels").flatMap(ChannelSettings.init) : ChannelSettings()
+        let storage = root.contains("storage") ? root.table("storage").flatMap(StorageSettings.init) : StorageSettings()
+        let api = root.contains("api") ? root.table("api").flatMap(APISettings.init) : APISettings()
+        let log = root.contains("log") ? root.table("log").flatMap(LogSettings.init) : LogSettings()
+
+        let declared = channels.map { Set($0.configured) } ?? declaredChannels(root)
+        checkContacts(contacts, tables: contactTables, channels: declared, context: root.context)
+
+        guard let person, let pin, let detector, let sensor, let gnss, let workflow, let channels, let storage, let api, let log
+        else { return nil }
+        let validContacts = contacts.compactMap { $0 }
+        guard validContacts.count == contacts.count, !validContacts.isEmpty else { return nil }
+        return DaemonConfiguration(
+            person: person, contacts: validContacts, pin: pin, detector: detector, sensor: sensor, gnss: gnss,
+            workflow: workflow, channels: channels, storage: storage, api: api, log: log)
+    }
+
+    /// Each contact's channel is configured, and no number is given twice (one person alerted
+    /// twice, or a copy-paste that left someone out).
+    private static func checkContacts(
+        _ contacts: [ContactSettings?], tables: [ConfigurationTable], channels: Set<AlertChannelKind>, context: ConfigurationContext
+    ) {
+        var seen: [PhoneNumber: String] = [:]
+        for (contact, table) in zip(contacts, tables) {
+            // From the text, so a contact with other issues is still compared.
+            if let phone = table.table["phone"]?.string.flatMap(PhoneNumber.init) {
+                if let first = seen[phone] {
+                    context.report(table.field("phone"), "\(phone) is already the number of \(first)")
+                } else {
+                    seen[phone] = table.field
+                }
+            }
+            guard let contact else { continue }
+            if !channels.contains(contact.channel) {
+                let name = contact.channel.rawValue
+                let how = contact.channel == .console ? "[channels.console] enabled = true" : "a [channels.\(name)] table"
+                let given = table.contains("channel") ? "\"\(name)\"" : "\"\(name)\" (the default)"
+                context.report(table.field("channel"), "\(given) is not configured; add \(how) or choose a configured channel")
+            }
+        }
+    }
+
+    /// The channels the file declares when `[channels]` had issues of its own (reported there), so
+    /// contacts are not also blamed for them.
+    private static func declaredChannels(_ root: ConfigurationTable) -> Set<AlertChannelKind> {
+        let channels = root.table["channels"]?.table
+        var declared: Set<AlertChannelKind> = []
+        if channels?["console"]?["enabled"]?.bool != false { declared.insert(.console) }
+        if channels?["webhook"] != nil { declared.insert(.webhook) }
+        if channels?["sms"] != nil { declared.insert(.sms) }
+        return declared
+    }
+}

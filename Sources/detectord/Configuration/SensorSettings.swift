@@ -1,0 +1,56 @@
+import FallDetect
+
+/// `[sensor]`: where samples come from and how to read them. Required, with `source`.
+struct SensorSettings: Sendable, Equatable {
+    var source: SensorSource
+    /// Samples per second asked of the IMU (a replay keeps its recording's rate).
+    var rateHz: Double
+    /// The IMU's axes onto the body frame (+x forward, +y left, +z up).
+    var axisMapping: AxisMapping
+    /// No sample for this long is a sensor fault.
+    var stallSeconds: Double
+
+    static let keys = ["source", "rate_hz", "axis_mapping", "stall_seconds", "i2c", "replay"]
+
+    init(source: SensorSource, rateHz: Double = 200, axisMapping: AxisMapping = .identity, stallSeconds: Double = 1) {
+        self.source = source
+        self.rateHz = rateHz
+        self.axisMapping = axisMapping
+        self.stallSeconds = stallSeconds
+    }
+
+    /// Reads the table; the sub-table of the chosen source is required, the other one is still
+    /// checked when present so its mistakes do not wait for the day it is switched on.
+    init?(_ table: ConfigurationTable) {
+        table.rejectUnknownKeys(known: Self.keys)
+        let sourceName = table.string("source", required: "\"i2c\" (the IMU) or \"replay\" (a recording)").flatMap {
+            table.oneOf("source", $0, SensorSource.names)
+        }
+        let rate = table.contains("rate_hz") ? table.number("rate_hz", in: 10...10_000) : 200
+        var mapping: AxisMapping? = .identity
+        if let text = table.string("axis_mapping") {
+            mapping = AxisMapping(text)
+            if mapping == nil {
+                table.context.report(table.field("axis_mapping"), "\"\(text)\" is not an axis mapping such as \"x=+z,y=-x,z=-y\" (each body axis takes a different sensor axis with a sign)")
+            }
+        }
+        let stall = table.contains("stall_seconds") ? table.number("stall_seconds", in: 0.05...60) : 1
+
+        var i2c: I2CSensorSettings?
+        var replay: ReplaySensorSettings?
+        if let sub = table.table("i2c", required: sourceName == "i2c" ? "a [sensor.i2c] table, since source is \"i2c\"" : nil) {
+            i2c = I2CSensorSettings(sub)
+        }
+        if let sub = table.table("replay", required: sourceName == "replay" ? "a [sensor.replay] table, since source is \"replay\"" : nil) {
+            replay = ReplaySensorSettings(sub)
+        }
+        let source: SensorSource? =
+            switch sourceName {
+            case "i2c": i2c.map(SensorSource.i2c)
+            case "replay": replay.map(SensorSource.replay)
+            default: nil
+            }
+        guard let source, let rate, let mapping, let stall else { return nil }
+        self.init(source: source, rateHz: rate, axisMapping: mapping, stallSeconds: stall)
+    }
+}
