@@ -226,6 +226,28 @@ import Testing
         #expect(missing.message == "no such file or folder: \(dir.path)/gone.detrec")
     }
 
+    @Test func anUnusedReplayTableIsCheckedButItsFileNeedNotExist() throws {
+        let text = Self.minimal + "[sensor.replay]\npath = \"gone.detrec\"\n"
+        let c = try DaemonConfiguration.parse(text: text, path: "/tmp/d.toml", environment: [:])
+        #expect(c.sensor.source == .i2c(I2CSensorSettings()))
+        let typo = try #require(Self.issue("sensor.replay.sped", in: text + "sped = 2\n"))
+        #expect(typo.line == 18)
+    }
+
+    @Test func aStallShorterThanTwoSamplesIsRefused() throws {
+        let text = Self.minimal.replacingOccurrences(of: "source = \"i2c\"", with: "source = \"i2c\"\nrate_hz = 10\nstall_seconds = 0.1")
+        let issue = try #require(Self.issue("sensor.stall_seconds", in: text))
+        #expect(issue.line == 14)
+        #expect(issue.message == "is 0.1 s, under two sample intervals at 10 Hz; expected at least 0.2 s")
+    }
+
+    @Test func anEmptyListOfContactsIsMissingContacts() throws {
+        let text = "contacts = []\n" + Self.minimal.replacingOccurrences(of: "[[contacts]]\nphone = \"+351913333333\"\nname = \"Rui\"\nchannel = \"console\"\n", with: "")
+        let issue = try #require(Self.issue("contacts", in: text))
+        #expect(issue.line == 1)
+        #expect(issue.message.hasPrefix("is required: at least one [[contacts]] entry"))
+    }
+
     @Test func shortCountdownsNeedTheDemoFlag() throws {
         let text = Self.minimal + "[workflow]\ncountdown_seconds = 15\n"
         let issue = try #require(Self.issue("workflow.countdown_seconds", in: text))

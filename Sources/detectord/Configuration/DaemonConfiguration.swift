@@ -54,7 +54,9 @@ struct DaemonConfiguration: Sendable, Equatable {
         let context = ConfigurationContext(path: path, sourceMap: TOMLSourceMap(text: text), environment: environment)
         let configuration = read(ConfigurationTable(field: "", table: root, context: context))
         guard context.issues.isEmpty, let configuration else {
-            throw ConfigurationErrors(context.sortedIssues)
+            // Every reader that gives up reports why; this only guards against one that does not.
+            let issues = context.issues.isEmpty ? [ConfigurationIssue(path: path, message: "could not be read")] : context.sortedIssues
+            throw ConfigurationErrors(issues)
         }
         return configuration
     }
@@ -64,7 +66,7 @@ struct DaemonConfiguration: Sendable, Equatable {
         root.rejectUnknownKeys(known: keys)
         let person = root.table("person", required: "a [person] table: who wears the device").flatMap(PersonSettings.init)
         let contactTables = root.tables("contacts")
-        if contactTables.isEmpty, !root.contains("contacts") {
+        if contactTables.isEmpty, root.table["contacts"]?.array?.isEmpty ?? !root.contains("contacts") {
             root.missing("contacts", "at least one [[contacts]] entry: someone to alert")
         }
         for (n, table) in contactTables.enumerated() where n >= ContactSettings.maximumCount {

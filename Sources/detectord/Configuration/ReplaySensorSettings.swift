@@ -18,10 +18,12 @@ struct ReplaySensorSettings: Sendable, Equatable {
         self.loop = loop
     }
 
-    init?(_ table: ConfigurationTable) {
+    /// Reads the table; `inUse` says the sensor source is "replay": only then must the file
+    /// exist, so a device on its IMU does not depend on a demo recording being there.
+    init?(_ table: ConfigurationTable, inUse: Bool) {
         table.rejectUnknownKeys(known: Self.keys)
         var path = table.path("path", required: "the recording to play: a .detrec, CSV or SisFall file or folder")
-        if let name = path, !FileManager.default.fileExists(atPath: name) {
+        if inUse, let name = path, !FileManager.default.fileExists(atPath: name) {
             table.context.report(table.field("path"), "no such file or folder: \(name)")
             path = nil
         }

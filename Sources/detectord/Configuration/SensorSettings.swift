@@ -34,7 +34,12 @@ struct SensorSettings: Sendable, Equatable {
                 table.context.report(table.field("axis_mapping"), "\"\(text)\" is not an axis mapping such as \"x=+z,y=-x,z=-y\" (each body axis takes a different sensor axis with a sign)")
             }
         }
-        let stall = table.contains("stall_seconds") ? table.number("stall_seconds", in: 0.05...60) : 1
+        var stall = table.contains("stall_seconds") ? table.number("stall_seconds", in: 0.05...60) : 1
+        if let seconds = stall, let rate, seconds * rate < 2 {
+            // Shorter than two sample intervals, ordinary jitter would count as a fault.
+            table.context.report(table.field("stall_seconds"), "is \(ConfigurationTable.text(seconds)) s, under two sample intervals at \(ConfigurationTable.text(rate)) Hz; expected at least \(ConfigurationTable.text(2 / rate)) s")
+            stall = nil
+        }
 
         var i2c: I2CSensorSettings?
         var replay: ReplaySensorSettings?
@@ -42,7 +47,7 @@ struct SensorSettings: Sendable, Equatable {
             i2c = I2CSensorSettings(sub)
         }
         if let sub = table.table("replay", required: sourceName == "replay" ? "a [sensor.replay] table, since source is \"replay\"" : nil) {
-            replay = ReplaySensorSettings(sub)
+            replay = ReplaySensorSettings(sub, inUse: sourceName == "replay")
         }
         let source: SensorSource? =
             switch sourceName {
