@@ -11,6 +11,12 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
@@ -22,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CI2C", providers: [.apt(["libi2c-dev"])]),
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // Detection, workflow, datasets and evaluation. No hardware.
         .target(
@@ -30,20 +38,29 @@ let package = Package(
         ),
 
         // Hardware behind protocols: I2C, gpsd and Bluetooth LE.
-        .target(name: "DeviceLink", dependencies: ["FallDetect", "CGPS", "CI2C", "CBluetooth"]),
+        .target(name: "DeviceLink", dependencies: ["FallDetect", "CGPS", "CI2C", "CBluetooth", "COpenSSL"]),
 
         .executableTarget(
             name: "detectord",
             dependencies: [
                 "FallDetect", "DeviceLink",
+                "CSystemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
 
         .testTarget(name: "FallDetectTests", dependencies: ["FallDetect", "CFusion"]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "CGPS", "CI2C", "CBluetooth"]),
-        .testTarget(name: "detectordTests", dependencies: ["detectord", "FallDetect"]),
+        // Helpers the test targets share: a loopback HTTP receiver.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "detectordTests", dependencies: ["detectord", "FallDetect", "DeviceLink", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,17 +10,17 @@ struct Detectord: AsyncParsableCommand {
             detects falls and crashes, and runs the emergency workflow. The same engine replays \
             recordings and public datasets for evaluation.
 
-            Available today: replay (with the fall, free-fall and crash detectors), synth, probe, drill, \
-            status, bench (the paper's trial protocol and the detectors' online protocol), train and \
-            config check. \
-            The others are named so scripts can rely on the command line; they report that they are \
-            not implemented yet.
+            Available today: run (the live daemon, on a replayed recording until the I2C drivers land) \
+            and ctl (its command-line client), config check, replay (with the fall, free-fall and crash \
+            detectors), synth, probe, drill, status, bench (the paper's trial protocol and the \
+            detectors' online protocol) and train. record and pair are named so scripts can rely on \
+            the command line; they report that they are not implemented yet.
             """,
         version: DetectordVersion.current,
         subcommands: [
             ReplayCommand.self, SynthCommand.self, ProbeCommand.self, DrillCommand.self,
             StatusCommand.self, BenchCommand.self, TrainCommand.self, ConfigCommand.self, RunCommand.self,
-            RecordCommand.self, PairCommand.self,
+            RecordCommand.self, PairCommand.self, CtlCommand.self,
         ]
     )
 }

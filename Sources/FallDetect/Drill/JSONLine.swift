@@ -2,16 +2,16 @@ import Foundation
 
 /// Writes one JSON object per line with its keys in the order given, so drill output reads
 /// naturally ("t" first) and diffs cleanly.
-enum JSONLine {
-    enum Value {
+public enum JSONLine {
+    public enum Value: Sendable {
         case string(String), number(Double), int(Int), bool(Bool)
     }
 
-    static func make(_ fields: [(String, Value)]) -> String {
+    public static func make(_ fields: [(String, Value)]) -> String {
         "{" + fields.map { "\(quote($0.0)):\(render($0.1))" }.joined(separator: ",") + "}"
     }
 
-    static func render(_ value: Value) -> String {
+    public static func render(_ value: Value) -> String {
         switch value {
         case .string(let s): quote(s)
         case .int(let i): String(i)

@@ -12,12 +12,6 @@ extension PlannedCommand {
     }
 }
 
-struct RunCommand: PlannedCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "run",
-        abstract: "Run the live daemon on the attached sensors (not implemented yet).")
-}
-
 struct RecordCommand: PlannedCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",

@@ -2,7 +2,7 @@ import FallDetect
 
 /// `[sensor]`: where samples come from and how to read them. Required, with `source`.
 struct SensorSettings: Sendable, Equatable {
-    var source: SensorSource
+    var source: SensorSourceSettings
     /// Samples per second asked of the IMU (a replay keeps its recording's rate).
     var rateHz: Double
     /// The IMU's axes onto the body frame (+x forward, +y left, +z up).
@@ -12,7 +12,7 @@ struct SensorSettings: Sendable, Equatable {
 
     static let keys = ["source", "rate_hz", "axis_mapping", "stall_seconds", "i2c", "replay"]
 
-    init(source: SensorSource, rateHz: Double = 200, axisMapping: AxisMapping = .identity, stallSeconds: Double = 1) {
+    init(source: SensorSourceSettings, rateHz: Double = 200, axisMapping: AxisMapping = .identity, stallSeconds: Double = 1) {
         self.source = source
         self.rateHz = rateHz
         self.axisMapping = axisMapping
@@ -24,7 +24,7 @@ struct SensorSettings: Sendable, Equatable {
     init?(_ table: ConfigurationTable) {
         table.rejectUnknownKeys(known: Self.keys)
         let sourceName = table.string("source", required: "\"i2c\" (the IMU) or \"replay\" (a recording)").flatMap {
-            table.oneOf("source", $0, SensorSource.names)
+            table.oneOf("source", $0, SensorSourceSettings.names)
         }
         let rate = table.contains("rate_hz") ? table.number("rate_hz", in: 10...10_000) : 200
         var mapping: AxisMapping? = .identity
@@ -49,10 +49,10 @@ struct SensorSettings: Sendable, Equatable {
         if let sub = table.table("replay", required: sourceName == "replay" ? "a [sensor.replay] table, since source is \"replay\"" : nil) {
             replay = ReplaySensorSettings(sub, inUse: sourceName == "replay")
         }
-        let source: SensorSource? =
+        let source: SensorSourceSettings? =
             switch sourceName {
-            case "i2c": i2c.map(SensorSource.i2c)
-            case "replay": replay.map(SensorSource.replay)
+            case "i2c": i2c.map(SensorSourceSettings.i2c)
+            case "replay": replay.map(SensorSourceSettings.replay)
             default: nil
             }
         guard let source, let rate, let mapping, let stall else { return nil }

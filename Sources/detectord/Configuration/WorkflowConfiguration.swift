@@ -7,7 +7,7 @@ struct WorkflowConfiguration: Sendable, Equatable {
     /// shortened demo, so nobody mistakes a demo device for a protected one.
     var demo: Bool
 
-    static let keys = ["countdown_seconds", "sos_countdown_seconds", "tracking_minutes", "demo"]
+    static let keys = ["countdown_seconds", "sos_countdown_seconds", "tracking_minutes", "tracking_interval_seconds", "demo"]
     /// Shorter than this, a wearer who fell has too little time to cancel a false alarm.
     static let minimumCountdown = 30.0
     /// Longer than this, help for a wearer who cannot answer comes too late.
@@ -40,6 +40,19 @@ struct WorkflowConfiguration: Sendable, Equatable {
         if table.contains("tracking_minutes") {
             if let minutes = table.number("tracking_minutes", in: 0...1440) {
                 settings.trackingDuration = minutes * 60
+            } else {
+                ok = false
+            }
+        }
+        if table.contains("tracking_interval_seconds") {
+            // Under a minute floods the contacts' phones, except in a demo that has to show it.
+            if let seconds = table.number("tracking_interval_seconds", in: 5...3600) {
+                if seconds < 60, demo != true {
+                    table.context.report(table.field("tracking_interval_seconds"), "is \(ConfigurationTable.text(seconds)) s; at least 60 s, or set demo = true")
+                    ok = false
+                } else {
+                    settings.trackingInterval = seconds
+                }
             } else {
                 ok = false
             }

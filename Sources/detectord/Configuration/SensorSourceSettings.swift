@@ -1,5 +1,5 @@
 /// Where samples come from: the IMU on the I2C bus, or a recording played as if it were live.
-enum SensorSource: Sendable, Equatable {
+enum SensorSourceSettings: Sendable, Equatable {
     case i2c(I2CSensorSettings)
     case replay(ReplaySensorSettings)
 

@@ -1,0 +1,25 @@
+extension WorkflowTransaction {
+    /// Makes the stored person, contacts and PIN what the daemon's configuration file says. The
+    /// file is root's to edit, so it needs no PIN (the page's changes do); a person who changed is
+    /// protected under the new details, and an emergency in progress is never touched.
+    public func adopt(
+        person: ProtectedPerson?, contacts: [Contact], pinHash: String?, settings: WorkflowSettings,
+        gnssConfigured: Bool, at now: Int64
+    ) throws -> [WorkflowAction] {
+        try db.execute(sql: "DELETE FROM contact")
+        for contact in contacts {
+            try db.execute(
+                sql: "INSERT INTO contact(name, phone, channel) VALUES (?, ?, ?) ON CONFLICT(phone) DO UPDATE SET name = excluded.name, channel = excluded.channel",
+                arguments: [contact.name, contact.phone.e164, contact.channel])
+        }
+        if let pinHash { try setSetting("pinHash", pinHash) }
+        var machine = try workflow()
+        if machine.settings != settings {
+            machine.settings = settings
+            try setSetting("workflow", machine)
+        }
+        guard let person, machine.person != person else { return [] }
+        let hasFix = try setting("lastPosition", as: StoredPosition.self) != nil
+        return try apply(.startProtection(person, gnssConfigured: gnssConfigured, hasFix: hasFix), at: now)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Reads a server-sent-events stream as it arrives and prints each event's data line.
+/// (FoundationNetworking on Linux has no async byte stream, so this is a data delegate.)
+final class EventStreamPrinter: NSObject, URLSessionDataDelegate, Sendable {
+    private let state = Mutex<(pending: [UInt8], done: CheckedContinuation<(any Error)?, Never>?)>(([], nil))
+
+    /// Runs `task` to its end; returns the error that ended it, nil when the server closed it.
+    func run(_ task: URLSessionDataTask) async -> (any Error)? {
+        await withCheckedContinuation { continuation in
+            state.withLock { $0.done = continuation }
+            task.resume()
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let lines: [String] = state.withLock { s in
+            s.pending += data
+            var lines: [String] = []
+            while let newline = s.pending.firstIndex(of: 10) {
+                lines.append(String(decoding: s.pending[..<newline], as: UTF8.self))
+                s.pending.removeSubrange(...newline)
+            }
+            return lines
+        }
+        for line in lines where line.hasPrefix("data: ") {
+            Terminal.standardOutput.write(String(line.dropFirst(6)) + "\n")
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let done = state.withLock { s in
+            defer { s.done = nil }
+            return s.done
+        }
+        done?.resume(returning: error)
+    }
+}

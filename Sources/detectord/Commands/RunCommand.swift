@@ -1,0 +1,115 @@
+import ArgumentParser
+import DeviceLink
+import FallDetect
+import Foundation
+import Logging
+
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the live daemon: sensor, detectors, emergency workflow, alerts and the local API.",
+        discussion: """
+            Reads the configuration FILE (see config/detectord.example.toml; `detectord config check FILE` \
+            reports every problem with its line), then runs until SIGTERM or SIGINT: the sensor source \
+            (an I2C IMU, or a recording replayed in real time), the profile's detectors, the workflow and \
+            its SQLite database, the outbox dispatcher and its channels, GNSS from gpsd or the recording, \
+            and the HTTP API on loopback (`detectord ctl`). A restart resumes an incident where it was. \
+            Under systemd (Type=notify) it reports readiness and pings the watchdog while the detector \
+            runs. Log lines go to standard error, one per event; alerts sent through the console \
+            channel are printed on standard output.
+            """)
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The configuration file.", valueName: "file"))
+    var config: String = "/etc/detectord/detectord.toml"
+
+    @Option(help: ArgumentHelp("Listen here instead of [api] listen (HOST:PORT; port 0 picks a free one).", valueName: "host:port"))
+    var listen: String?
+
+    @Option(help: ArgumentHelp("Use this database instead of [storage] database.", valueName: "path"))
+    var db: String?
+
+    @Option(help: ArgumentHelp("Seconds between status lines in the log; 0 for none.", valueName: "seconds"))
+    var statusEvery: Double = 60
+
+    @Flag(help: "Exit once a replay that does not loop has ended and the workflow has nothing left to do (demos).")
+    var exitWhenIdle = false
+
+    func validate() throws {
+        guard statusEvery >= 0, statusEvery.isFinite else { throw ValidationError("--status-every must be 0 or more") }
+        if let listen, Self.split(listen) == nil { throw ValidationError("--listen takes HOST:PORT, got \"\(listen)\"") }
+    }
+
+    func run() async throws {
+        let settings: DaemonConfiguration
+        do {
+            settings = try DaemonConfiguration.load(path: config)
+        } catch {
+            for issue in error.issues { Terminal.standardError.write("\(issue)\n") }
+            Terminal.standardError.write("detectord run: \(config): \(error.issues.count) problem\(error.issues.count == 1 ? "" : "s"); not starting\n")
+            throw ExitCode(65)
+        }
+        var level = Logger.Level(rawValue: settings.log.level.rawValue) ?? .info
+        if let env = ProcessInfo.processInfo.environment["DETECTORD_LOG_LEVEL"], let override = Logger.Level(rawValue: env) { level = override }
+        let logger = Logger(label: "detectord", factory: { DaemonLogHandler(label: $0).with(level: level) })
+        do {
+            let plan = try makePlan(settings)
+            try await Daemon(plan: plan, logger: logger).run()
+        } catch let error as FallDetectError {
+            Terminal.standardError.write("detectord run: \(error)\n")
+            throw ExitCode(70)
+        }
+    }
+
+    func makePlan(_ settings: DaemonConfiguration) throws -> DaemonPlan {
+        var api = settings.api
+        if let listen, let (host, port) = Self.split(listen) {
+            api.host = host
+            api.port = port
+        }
+        // Any other address needs the login and HTTPS of the device's page, which are not built yet.
+        guard ["127.0.0.1", "localhost", "::1"].contains(api.host) || api.host.hasPrefix("127.") else {
+            throw FallDetectError(.invalidArgument, "the API listens on loopback only for now (no login yet); got \(api.host)", path: config, field: "api.listen")
+        }
+        let recorded = RecordedGNSSSource()
+        let gnss: GNSSChoice = switch settings.gnss {
+        case .gpsd(let host, let port): .gpsd(host: host, port: port)
+        case .recording: .recording(recorded)
+        case .none: .none
+        }
+        let source: any SensorSource
+        let finite: Bool
+        switch settings.sensor.source {
+        case .replay(let replay):
+            source = try ReplaySensorSource(
+                paths: [replay.path], speed: replay.speed, loops: replay.loop,
+                fixes: { fix in if case .recording = gnss { recorded.deliver(fix) } })
+            finite = !replay.loop
+        case .i2c(let i2c):
+            source = I2CSensorSource(busPath: "/dev/i2c-\(i2c.bus)", address: i2c.address.map(UInt8.init), sampleRate: settings.sensor.rateHz)
+            finite = false
+        }
+        var channels: [String: any AlertChannel] = [:]
+        let console = settings.channels.console
+        channels["console"] = ConsoleChannel(name: "console", sink: { line in if console { Terminal.standardOutput.write(line + "\n") } })
+        if let webhook = settings.channels.webhook {
+            channels["webhook"] = try WebhookChannel(name: "webhook", url: webhook.url, secret: webhook.secret.bytes, timeout: webhook.timeoutSeconds)
+        }
+        if let sms = settings.channels.sms {
+            channels["sms"] = GSMModemChannel(name: "sms", devicePath: sms.device, baudRate: sms.baud)
+        }
+        return DaemonPlan(
+            source: source, sourceIsFinite: finite, profile: settings.detector.profile.with(sensitivity: settings.detector.sensitivity),
+            fallModelPath: settings.detector.modelPath, stallSeconds: settings.sensor.stallSeconds, gnss: gnss,
+            workflowSettings: settings.workflow.settings, demo: settings.workflow.demo, person: settings.person.person,
+            contacts: settings.contacts.map(\.contact), pinHash: settings.pin.hash, channels: channels,
+            databasePath: db ?? settings.storage.database, apiHost: api.host, apiPort: api.port, exitWhenIdle: exitWhenIdle,
+            statusEvery: statusEvery)
+    }
+
+    /// HOST:PORT with port 0 allowed (the system picks one; the log says which).
+    static func split(_ text: String) -> (String, Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65_535).contains(port) else { return nil }
+        let host = String(text[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return host.isEmpty ? nil : (host, port)
+    }
+}

@@ -1,0 +1,141 @@
+import FallDetect
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// The local HTTP API: the status, the event stream (server-sent events) and the person's
+/// actions, plus Prometheus metrics. It listens on loopback; every state-changing request must
+/// be `application/json` (a page on another site cannot send that without the browser asking
+/// first), and the PIN rules are the workflow's own.
+struct APIRoutes: Sendable {
+    let workflow: WorkflowService
+    let status: DaemonStatus
+    let hub: EventHub
+    let metrics: DaemonMetrics
+
+    func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("/api/status") { _, _ in
+            try Self.json(status.report())
+        }
+        router.get("/api/events") { _, _ in
+            events()
+        }
+        router.get("/metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.render(status.liveStatistics()))))
+        }
+        let simple: [(String, WorkflowInput)] = [
+            ("sos", .sos(fromKeychain: false)), ("fine", .imFine), ("call112", .call112), ("quit", .quit),
+            ("cancel", .cancel), ("resume", .resume),
+        ]
+        for (path, input) in simple {
+            router.post("/api/\(path)") { request, _ in
+                if let refusal = Self.refusal(request) { return refusal }
+                return try Self.answer(await workflow.apply(input, origin: "api"))
+            }
+        }
+        router.post("/api/survey") { request, _ in
+            if let refusal = Self.refusal(request) { return refusal }
+            let body = try await Self.body(request)
+            guard let text = body["answer"] as? String, let answer = SurveyAnswer(rawValue: text) else {
+                return try Self.problem(.badRequest, "answer must be one of \(SurveyAnswer.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return try Self.answer(await workflow.apply(.survey(answer), origin: "api"))
+        }
+        router.post("/api/disarm") { request, _ in
+            if let refusal = Self.refusal(request) { return refusal }
+            let body = try await Self.body(request)
+            guard let pin = body["pin"] as? String, !pin.isEmpty, pin.count <= 32 else {
+                return try Self.problem(.badRequest, "give the PIN as {\"pin\": \"1234\"}")
+            }
+            return try Self.answer(await workflow.disarm(pin: pin))
+        }
+        return router
+    }
+
+    /// `text/event-stream`: the recent events, then each new one as `event: TYPE` and `data: JSON`,
+    /// with a comment every 15 s so proxies and browsers keep the connection.
+    private func events() -> Response {
+        let stream = hub.subscribe(replay: true)
+        let body = ResponseBody { writer in
+            let merged = AsyncStream<String> { continuation in
+                let forward = Task {
+                    for await event in stream { continuation.yield("event: \(event.type)\ndata: \(event.json)\n\n") }
+                    continuation.finish()
+                }
+                let keepAlive = Task {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: .seconds(15))
+                        continuation.yield(": keep-alive\n\n")
+                    }
+                }
+                continuation.onTermination = { _ in
+                    forward.cancel()
+                    keepAlive.cancel()
+                }
+            }
+            for await chunk in merged {
+                try await writer.write(ByteBuffer(string: chunk))
+            }
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
+    }
+
+    /// Refuses a state-changing request a browser could have sent from another site.
+    static func refusal(_ request: Request) -> Response? {
+        let type = request.headers[.contentType]?.lowercased() ?? ""
+        guard type.hasPrefix("application/json") else {
+            return try? problem(.unsupportedMediaType, "send actions as application/json")
+        }
+        return nil
+    }
+
+    static func body(_ request: Request) async throws -> [String: Any] {
+        let buffer = try await request.body.collect(upTo: 4096)
+        guard buffer.readableBytes > 0 else { return [:] }
+        let data = Data(buffer.readableBytesView)
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw HTTPError(.badRequest, message: "the body is not a JSON object")
+        }
+        return object
+    }
+
+    /// The workflow's answer: what it did, or why not (PIN required, ignored, locked out).
+    static func answer(_ result: Result<[WorkflowAction], FallDetectError>) throws -> Response {
+        switch result {
+        case .failure(let error):
+            return try problem(error.code == .invalidArgument ? .badRequest : .internalServerError, error.message)
+        case .success(let actions):
+            var notes: [String] = []
+            var transitions: [[String: String]] = []
+            var pinRequired = false
+            for action in actions {
+                switch action {
+                case .transition(let from, let to, let reason):
+                    transitions.append(["from": from.rawValue, "to": to.rawValue, "reason": reason])
+                case .pinRequired: pinRequired = true
+                case .ignored(let why), .warning(let why): notes.append(why)
+                default: break
+                }
+            }
+            // Ignored: the action does not apply in this state (409), or needs the PIN first (403).
+            let ok = !pinRequired && (notes.isEmpty || !transitions.isEmpty)
+            let object: [String: Any] = ["ok": ok, "pin_required": pinRequired, "transitions": transitions, "notes": notes]
+            return try json(object, status: pinRequired ? .forbidden : ok ? .ok : .conflict)
+        }
+    }
+
+    static func problem(_ status: HTTPResponse.Status, _ message: String) throws -> Response {
+        try json(["ok": false, "error": message], status: status)
+    }
+
+    static func json(_ object: [String: Any], status: HTTPResponse.Status = .ok) throws -> Response {
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return Response(
+            status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,156 @@
+import FallDetect
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// The live daemon: sensor source → ring → detector thread → workflow and its store → outbox
+/// dispatcher → channels, with GNSS beside it, the local API in front and systemd around it.
+/// swift-service-lifecycle runs the parts; SIGTERM or SIGINT stops them in reverse order of
+/// start (the sensor first, the API last), so nothing in flight is lost.
+struct Daemon {
+    let plan: DaemonPlan
+    let logger: Logger
+
+    func run() async throws {
+        let notifier = SystemdNotifier()
+        let hub = EventHub(logger: logger)
+        let metrics = DaemonMetrics()
+        let store = try WorkflowStore(path: plan.databasePath)
+        let startedAt = WorkflowService.utcNow()
+
+        // The configuration file is the authority on who is protected and who is told.
+        let adopted = try store.transaction { tx in
+            try tx.adopt(
+                person: plan.person, contacts: plan.contacts, pinHash: plan.pinHash, settings: plan.workflowSettings,
+                gnssConfigured: { if case .none = plan.gnss { false } else { true } }(), at: startedAt)
+        }
+
+        let model = try plan.fallModelPath.map { path throws(FallDetectError) in try FallModelFile.load(path: path) }
+        let pipeline = try DetectionPipeline(
+            profile: plan.profile, sampleRate: Float(plan.source.sampleRate), accelerometerRange: plan.source.accelerometerRange,
+            fallModel: model)
+        // Four seconds of samples: the detector can fall that far behind before anything drops.
+        let capacity = max(256, Int(plan.source.sampleRate * 4).nextPowerOfTwo)
+        let ring = SampleRing(capacity: capacity)
+        let status = DaemonStatus(
+            store: store, sensorSummary: plan.source.summary, nominalRate: plan.source.sampleRate, profile: plan.profile.name,
+            gnssSummary: plan.gnss.summary)
+
+        let dispatcher = DispatchService(store: store, channels: plan.channels, isTest: false, deviceID: Self.deviceID(), hub: hub, metrics: metrics)
+        let workflow = WorkflowService(store: store, hub: hub, metrics: metrics, wakeDispatcher: { dispatcher.wake() })
+
+        let detector = DetectorLoop(ring: ring, pipeline: pipeline, stallSeconds: plan.stallSeconds, metrics: metrics) { output in
+            let now = WorkflowService.utcNow()
+            switch output {
+            case .detection(let event):
+                metrics.detection(event)
+                hub.publish(DaemonEvent(
+                    "detection", at: now, severity: .notice,
+                    [("kind", .string(event.kind.rawValue)), ("detector", .string(event.detector)),
+                     ("confidence", .number((Double(event.confidence) * 100).rounded() / 100)), ("summary", .string(event.summary))]))
+                workflow.submit(.input(event.workflowInput, origin: "detector", reply: nil))
+            case .followUp(let outcome):
+                let after = Double(outcome.timestampNanoseconds - outcome.event.timestampNanoseconds) / 1e9
+                hub.publish(DaemonEvent(
+                    "follow_up", at: now,
+                    [("outcome", .string(outcome.kind.rawValue)), ("detection", .string(outcome.event.kind.rawValue)),
+                     ("seconds_after", .number(DaemonStatus.tenths(after)))]))
+                if let input = outcome.workflowInput { workflow.submit(.input(input, origin: "detector", reply: nil)) }
+            case .sensorStalled(let seconds):
+                hub.publish(DaemonEvent("sensor_fault", at: now, severity: .warning, [("message", .string("no sample for \(DaemonStatus.tenths(seconds)) s"))]))
+            case .sensorResumed(let seconds):
+                hub.publish(DaemonEvent("sensor_recovered", at: now, [("message", .string("samples again after \(DaemonStatus.tenths(seconds)) s"))]))
+            }
+        }
+        status.attach(detector: detector)
+        let detectorThread = DetectorThread(loop: detector)
+        let sourceEnded = OnceFlag()
+        let pump = SensorPump(source: plan.source, ring: ring, detector: detector) { result in
+            let now = WorkflowService.utcNow()
+            switch result {
+            case .success(.exhausted):
+                sourceEnded.raise()
+                detector.sourceDidEnd()
+                if case .recording(let recorded) = plan.gnss { recorded.finish() }
+                hub.publish(DaemonEvent("sensor_ended", at: now, [("message", .string("the replay has ended"))]))
+            case .success(.stopped):
+                break
+            case .failure(let error):
+                detector.statistics.withLock { $0.health = .failed(error.description) }
+                hub.publish(DaemonEvent("sensor_fault", at: now, severity: .error, [("message", .string(error.description))]))
+            }
+        }
+
+        let api = Application(
+            router: APIRoutes(workflow: workflow, status: status, hub: hub, metrics: metrics).router(),
+            configuration: ApplicationConfiguration(address: .hostname(plan.apiHost, port: plan.apiPort), serverName: "detectord"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? plan.apiPort
+                hub.publish(DaemonEvent("api", at: WorkflowService.utcNow(), [("url", .string("http://\(plan.apiHost):\(port)/api/status"))]))
+                notifier.ready(status: "detecting with the \(plan.profile.name) profile; API on \(plan.apiHost):\(port)")
+            },
+            logger: Logger(label: "detectord.api", factory: { DaemonLogHandler(label: $0).with(level: .warning) }))
+
+        hub.publish(DaemonEvent(
+            "start", at: startedAt, severity: .notice,
+            [("version", .string(DetectordVersion.current)), ("sensor", .string(plan.source.summary)),
+             ("rate_hz", .number(plan.source.sampleRate)), ("profile", .string(plan.profile.name)),
+             ("detectors", .string(pipeline.detectorNames.joined(separator: "+"))), ("gnss", .string(plan.gnss.summary)),
+             ("channels", .string((["console"] + plan.channels.keys.filter { $0 != "console" }.sorted()).joined(separator: ","))),
+             ("database", .string(plan.databasePath))]
+                + (plan.demo ? [("demo", .string("countdowns shortened for a demonstration"))] : [])))
+        for action in adopted {
+            if case .warning(let text) = action { hub.publish(DaemonEvent("warning", at: startedAt, severity: .warning, [("message", .string(text))])) }
+        }
+
+        // Started in this order, stopped in the reverse: the sensor stops first, the API last.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: api, serviceName: "api"),
+            .init(service: workflow, serviceName: "workflow"),
+            .init(service: dispatcher, serviceName: "dispatcher"),
+            .init(service: WatchdogService(notifier: notifier, status: status, hub: hub, statusEvery: plan.statusEvery), serviceName: "watchdog"),
+            .init(service: GNSSService(choice: plan.gnss, detector: detector, workflow: workflow, status: status, hub: hub),
+                  successTerminationBehavior: .ignore, serviceName: "gnss"),
+            .init(service: ThreadService(name: "detector", start: { detectorThread.start() }, stop: { detectorThread.stop() }), serviceName: "detector"),
+            .init(service: ThreadService(name: "sensor", start: { pump.start() }, stop: { pump.stop() }), serviceName: "sensor"),
+        ]
+        if plan.exitWhenIdle, plan.sourceIsFinite {
+            services.append(.init(service: IdleExitService(store: store, sourceEnded: sourceEnded, hub: hub), successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "idle-exit"))
+        }
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: services, gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [],
+            logger: Logger(label: "detectord.lifecycle", factory: { DaemonLogHandler(label: $0).with(level: .warning) })))
+        try await group.run()
+        notifier.stopping()
+        let live = status.liveStatistics()
+        hub.publish(DaemonEvent(
+            "stop", at: WorkflowService.utcNow(), severity: .notice,
+            [("samples", .int(Int(live.samples))), ("dropped", .int(Int(live.dropped))), ("detections", .int(live.detections)),
+             ("state", .string((try? store.workflow().state.rawValue) ?? "unknown"))]))
+        hub.finish()
+    }
+
+    /// Stands in the payload's device_id: the machine's id where systemd keeps one.
+    static func deviceID() -> String {
+        if let id = try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), !id.isEmpty {
+            return "detectord-" + id.prefix(12)
+        }
+        return "detectord"
+    }
+}
+
+extension DaemonLogHandler {
+    func with(level: Logger.Level) -> DaemonLogHandler {
+        var copy = self
+        copy.logLevel = level
+        return copy
+    }
+}
+
+extension Int {
+    /// The smallest power of two at least this large.
+    var nextPowerOfTwo: Int {
+        self <= 1 ? 1 : 1 << (Int.bitWidth - (self - 1).leadingZeroBitCount)
+    }
+}

@@ -1,0 +1,28 @@
+import FallDetect
+
+/// Everything the daemon needs to start, resolved from the configuration file: built sources and
+/// channels, checked values. `RunCommand` makes it; tests may make one directly.
+struct DaemonPlan: Sendable {
+    var source: any SensorSource
+    /// The source ends by itself (a replay that does not loop).
+    var sourceIsFinite: Bool
+    var profile: DetectionProfile
+    /// nil runs the shipped model.
+    var fallModelPath: String?
+    var stallSeconds: Double = 1
+    var gnss: GNSSChoice
+    var workflowSettings: WorkflowSettings
+    /// Countdowns shortened for a demonstration: every message says so.
+    var demo: Bool
+    var person: ProtectedPerson?
+    var contacts: [Contact]
+    var pinHash: String?
+    var channels: [String: any AlertChannel]
+    var databasePath: String
+    var apiHost: String
+    var apiPort: Int
+    /// Exit once a finite source has ended and the workflow has nothing left to do (`make run`).
+    var exitWhenIdle = false
+    /// Seconds between status events in the log; 0 for none.
+    var statusEvery: Double = 60
+}

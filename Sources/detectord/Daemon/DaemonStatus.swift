@@ -1,0 +1,87 @@
+import FallDetect
+import Foundation
+import Synchronization
+
+/// Everything `GET /api/status` and `detectord ctl status` report, gathered when asked: the
+/// workflow from its database, the detector's counters, the GNSS receiver's health.
+final class DaemonStatus: Sendable {
+    let store: WorkflowStore
+    let sensorSummary: String
+    let nominalRate: Double
+    let profile: String
+    let gnssSummary: String
+    let startedAt = MonotonicTime.nowNanoseconds()
+    private let detector = Mutex<DetectorLoop?>(nil)
+    private let gnss = Mutex<(any GNSSSource)?>(nil)
+    private let gnssState = Mutex<String>("none")
+
+    init(store: WorkflowStore, sensorSummary: String, nominalRate: Double, profile: String, gnssSummary: String) {
+        self.store = store
+        self.sensorSummary = sensorSummary
+        self.nominalRate = nominalRate
+        self.profile = profile
+        self.gnssSummary = gnssSummary
+    }
+
+    func attach(detector loop: DetectorLoop) { detector.withLock { $0 = loop } }
+    func attach(gnss source: any GNSSSource) { gnss.withLock { $0 = source } }
+    func setGNSSState(_ text: String) { gnssState.withLock { $0 = text } }
+
+    func liveStatistics() -> LiveStatistics {
+        detector.withLock { $0 }?.statistics.withLock { $0 } ?? LiveStatistics()
+    }
+
+    func report(at utc: Int64 = WorkflowService.utcNow()) throws -> [String: Any] {
+        let now = MonotonicTime.nowNanoseconds()
+        let machine = try store.workflow()
+        let live = liveStatistics()
+        var workflow: [String: Any] = [
+            "state": machine.displayedState.rawValue, "alarm": machine.alarmOn, "tracking": machine.isTracking,
+            "protecting": machine.isProtecting,
+        ]
+        if let trigger = machine.trigger { workflow["trigger"] = trigger.rawValue }
+        if let left = machine.countdownRemaining(at: utc) { workflow["countdown_s"] = Self.tenths(left) }
+        if let left = machine.trackingRemaining(at: utc) { workflow["tracking_s"] = Self.tenths(left) }
+        if let next = machine.nextKeychainMessage(at: utc) { workflow["next_keychain_message_s"] = Self.tenths(next) }
+        var sensor: [String: Any] = [
+            "source": sensorSummary, "health": live.health.description, "fault": live.health.isFault,
+            "samples": live.samples, "dropped": live.dropped, "rate_hz": Self.tenths(live.measuredRate),
+            "nominal_rate_hz": nominalRate, "suspect_gyroscope_episodes": live.suspectGyroscopeEpisodes,
+        ]
+        if let last = live.lastSampleNanoseconds { sensor["last_sample_age_s"] = Self.tenths(Double(now - last) / 1e9) }
+        var detector: [String: Any] = ["profile": profile, "detections": live.detections]
+        if live.latency.totalCount > 0 {
+            detector["latency_us"] = [
+                "p50": live.latency.valueAtPercentile(50), "p99": live.latency.valueAtPercentile(99), "max": live.latency.max,
+                "count": live.latency.totalCount,
+            ]
+        }
+        if let e = live.lastDetection {
+            detector["last_detection"] = [
+                "kind": e.kind.rawValue, "detector": e.detector, "confidence": (Double(e.confidence) * 100).rounded() / 100,
+                "summary": e.summary, "age_s": Self.tenths(Double(now - e.timestampNanoseconds) / 1e9),
+            ]
+        }
+        var gnssReport: [String: Any] = ["source": gnssSummary, "state": gnssState.withLock { $0 }]
+        if let source = gnss.withLock({ $0 }) {
+            let health = source.health
+            gnssReport["quality"] = health.quality(at: now).rawValue
+            if let age = health.positionAge(at: now) { gnssReport["position_age_s"] = Self.tenths(age) }
+            if let p = health.lastPosition, let lat = p.latitude, let lon = p.longitude {
+                gnssReport["position"] = ["latitude": lat, "longitude": lon]
+            }
+        }
+        let contacts = try store.contacts()
+        return [
+            "workflow": workflow, "sensor": sensor, "detector": detector, "gnss": gnssReport,
+            // The keychain arrives with DeviceLink's Bluetooth work; the seam reports honestly.
+            "keychain": ["state": "not configured"],
+            "person": machine.person?.fullName ?? NSNull(),
+            "contacts": contacts.count,
+            "outbox_waiting": try store.due(at: Int64.max).count,
+            "uptime_s": Self.tenths(Double(now - startedAt) / 1e9),
+        ]
+    }
+
+    static func tenths(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+}

@@ -1,0 +1,149 @@
+import Dispatch
+import FallDetect
+import Foundation
+import Synchronization
+
+/// The one detector task of the live path: it drains the ring in batches, feeds fixes and samples
+/// to the profile's pipeline in time order, and reports detections, the stages' outcomes and the
+/// sensor's health. It runs on a thread of its own so that a slow disk or network never delays a
+/// detection, and sleeps on a semaphore the sensor signals after each batch.
+final class DetectorLoop: @unchecked Sendable {
+    // @unchecked: `consumer` and `pipeline` are touched only by the thread that calls `run`; the
+    // rest is immutable or behind `statistics`' and `pendingFixes`' locks.
+
+    enum Output: Sendable {
+        case detection(DetectionEvent)
+        case followUp(FollowUpOutcome)
+        case sensorStalled(seconds: Double)
+        case sensorResumed(afterSeconds: Double)
+    }
+
+    let ring: SampleRing
+    private let consumer: SampleRing.Consumer
+    private var pipeline: DetectionPipeline
+    private let stallNanoseconds: Int64
+    private let output: @Sendable (Output) -> Void
+    private let metrics: DaemonMetrics
+    private let wake = DispatchSemaphore(value: 0)
+    let statistics = Mutex(LiveStatistics())
+    private let pendingFixes = Mutex<[GNSSFix]>([])
+    /// When each batch not yet judged reached the ring (MonotonicTime).
+    private let pushTimes = Mutex<[Int64]>([])
+    private let sourceEnded = Atomic<Bool>(false)
+
+    init(
+        ring: SampleRing, pipeline: DetectionPipeline, stallSeconds: Double, metrics: DaemonMetrics,
+        output: @escaping @Sendable (Output) -> Void
+    ) {
+        self.metrics = metrics
+        self.ring = ring
+        consumer = ring.makeConsumer()
+        self.pipeline = pipeline
+        stallNanoseconds = Int64(stallSeconds * 1e9)
+        self.output = output
+    }
+
+    /// The sensor put a batch into the ring: the decision latency is measured from here, so it
+    /// is the daemon's own delay, not the sensor's batching (a FIFO watermark, the replay's 10 ms).
+    func batchWritten() {
+        let now = MonotonicTime.nowNanoseconds()
+        pushTimes.withLock { $0.append(now) }
+        wake.signal()
+    }
+
+    /// Wakes the loop so it sees a stop request at once.
+    func signalStop() { wake.signal() }
+
+    /// A fix for the crash detector's speed gate; applied before the next batch.
+    func push(fix: GNSSFix) {
+        pendingFixes.withLock { $0.append(fix) }
+    }
+
+    /// The source has ended (a replay that does not loop): silence is not a fault any more.
+    func sourceDidEnd() {
+        sourceEnded.store(true, ordering: .releasing)
+        statistics.withLock { $0.health = .ended }
+        wake.signal()
+    }
+
+    /// Runs until `shouldStop()`; checks it at least every 100 ms.
+    func run(shouldStop: () -> Bool) {
+        let capacity = 512
+        let buffer = UnsafeMutableBufferPointer<IMUSample>.allocate(capacity: capacity)
+        defer { buffer.deallocate() }
+        var lastSampleAt = MonotonicTime.nowNanoseconds()
+        var stalled = false
+        var rateWindowStart = lastSampleAt
+        var rateWindowCount = 0
+        while !shouldStop() {
+            _ = wake.wait(timeout: .now() + .milliseconds(100))
+            var consumed = 0
+            var events: [Output] = []
+            // Batches pushed before the pass starts are surely judged by its end.
+            let pushed = pushTimes.withLock { t in
+                defer { t.removeAll(keepingCapacity: true) }
+                return t
+            }
+            let fixes = pendingFixes.withLock { f in
+                defer { f.removeAll(keepingCapacity: true) }
+                return f
+            }
+            for fix in fixes {
+                for e in pipeline.push(fix: fix) { events.append(.detection(e)) }
+            }
+            var newest: Int64 = 0
+            while true {
+                let n = consumer.pop(into: buffer)
+                if n == 0 { break }
+                for i in 0..<n {
+                    for e in pipeline.push(buffer[i]) { events.append(.detection(e)) }
+                    for outcome in pipeline.takeFollowUps() { events.append(.followUp(outcome)) }
+                }
+                newest = buffer[n - 1].timestampNanoseconds
+                consumed += n
+            }
+            let now = MonotonicTime.nowNanoseconds()
+            if consumed > 0 {
+                if stalled {
+                    stalled = false
+                    events.append(.sensorResumed(afterSeconds: Double(now - lastSampleAt) / 1e9))
+                }
+                lastSampleAt = now
+                rateWindowCount += consumed
+            } else if !stalled, !sourceEnded.load(ordering: .acquiring), now - lastSampleAt >= stallNanoseconds {
+                stalled = true
+                events.append(.sensorStalled(seconds: Double(now - lastSampleAt) / 1e9))
+            }
+            let rateWindow = now - rateWindowStart
+            let episodes = pipeline.suspectGyroscopeEpisodes
+            statistics.withLock { s in
+                s.lastPassNanoseconds = now
+                s.samples += UInt64(consumed)
+                s.dropped = ring.droppedCount
+                s.suspectGyroscopeEpisodes = episodes
+                for t in pushed { _ = s.latency.record(UInt64(clamping: max(0, now - t) / 1000)) }
+                if consumed > 0 { s.lastSampleNanoseconds = newest }
+                if rateWindow >= 2_000_000_000 {
+                    s.measuredRate = Double(rateWindowCount) / (Double(rateWindow) / 1e9)
+                }
+                if sourceEnded.load(ordering: .acquiring) {
+                    s.health = .ended
+                } else if stalled {
+                    s.health = .stalled(seconds: Double(now - lastSampleAt) / 1e9)
+                } else if consumed > 0 {
+                    s.health = .streaming
+                }
+                for case .detection(let e) in events {
+                    s.detections += 1
+                    s.lastDetection = e
+                }
+            }
+            for t in pushed { metrics.decisionLatency(microseconds: UInt64(clamping: max(0, now - t) / 1000)) }
+            if rateWindow >= 2_000_000_000 {
+                rateWindowStart = now
+                rateWindowCount = 0
+            }
+            for event in events { output(event) }
+        }
+    }
+}

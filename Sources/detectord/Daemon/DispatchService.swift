@@ -1,0 +1,80 @@
+import FallDetect
+import Foundation
+import ServiceLifecycle
+
+/// Runs the outbox dispatcher in the daemon: sends what the workflow queued as soon as it is
+/// queued (the workflow wakes it) and whenever a retry or probe falls due, and reports every
+/// attempt. The dispatcher is made inside `run`, so it belongs to this one task.
+struct DispatchService: Service {
+    let store: WorkflowStore
+    let channels: [String: any AlertChannel]
+    let isTest: Bool
+    let deviceID: String
+    let hub: EventHub
+    let metrics: DaemonMetrics
+    private let woken = Wakeup()
+
+    init(store: WorkflowStore, channels: [String: any AlertChannel], isTest: Bool, deviceID: String, hub: EventHub, metrics: DaemonMetrics) {
+        self.store = store
+        self.channels = channels
+        self.isTest = isTest
+        self.deviceID = deviceID
+        self.hub = hub
+        self.metrics = metrics
+    }
+
+    /// Something was queued: look at the outbox now.
+    func wake() { woken.raise() }
+
+    func run() async throws {
+        var options = OutboxDispatcher.Options(deviceID: deviceID, isTest: isTest, channels: channels)
+        options.timeZone = .current
+        let dispatcher = OutboxDispatcher(store: store, options: options)
+        // Whatever a previous run left undelivered is due now.
+        var nextDue: Int64? = WorkflowService.utcNow()
+        while !Task.isShuttingDownGracefully, !Task.isCancelled {
+            let now = WorkflowService.utcNow()
+            if woken.take() || nextDue.map({ now >= $0 }) == true {
+                do {
+                    try await dispatcher.deliverDue(at: now) { report($0) }
+                    nextDue = try dispatcher.nextDue()
+                } catch {
+                    hub.publish(DaemonEvent("error", at: now, severity: .error, [("message", .string("outbox: \(error)"))]))
+                    nextDue = now + 5_000_000_000
+                }
+            }
+            // A queued message is picked up within 100 ms; nothing is read while nothing is due.
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    private func report(_ report: DispatchReport) {
+        let now = WorkflowService.utcNow()
+        switch report {
+        case .attempted(let message, let text, let delivered, let attempt, let reason):
+            metrics.message(channel: message.channel, outcome: delivered ? "delivered" : "failed")
+            var fields: [(String, JSONLine.Value)] = [
+                ("channel", .string(message.channel)), ("to", .string(message.recipient)), ("kind", .string(message.kind)),
+                ("delivered", .bool(delivered)), ("attempt", .int(attempt)), ("key", .string(message.idempotencyKey)),
+                ("text", .string(text)),
+            ]
+            if let reason { fields.append(("reason", .string(reason))) }
+            hub.publish(DaemonEvent("message", at: now, severity: delivered ? .notice : .warning, fields))
+        case .superseded(let message, let newer):
+            metrics.message(channel: message.channel, outcome: "superseded")
+            hub.publish(DaemonEvent("superseded", at: now, [("key", .string(message.idempotencyKey)), ("by", .string(newer.idempotencyKey))]))
+        case .abandoned(let message, let reason):
+            metrics.message(channel: message.channel, outcome: "abandoned")
+            hub.publish(DaemonEvent("undeliverable", at: now, severity: .error, [("key", .string(message.idempotencyKey)), ("reason", .string(reason))]))
+        case .workflow(let actions):
+            for case .transition(let from, let to, let reason) in actions {
+                metrics.transition(to: to)
+                hub.publish(DaemonEvent("transition", at: now, severity: .notice,
+                                        [("from", .string(from.rawValue)), ("to", .string(to.rawValue)), ("reason", .string(reason))]))
+            }
+            for case .tracking(let on) in actions {
+                hub.publish(DaemonEvent("tracking", at: now, [("on", .bool(on))]))
+            }
+        }
+    }
+}

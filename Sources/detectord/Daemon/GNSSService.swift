@@ -1,0 +1,62 @@
+import DeviceLink
+import FallDetect
+import ServiceLifecycle
+
+/// Feeds fixes to the crash detector (speed gate) and to the workflow (the position in messages
+/// and tracking), and reports the receiver's state as it changes: gpsd's client reconnects by
+/// itself when gpsd is restarted or killed.
+struct GNSSService: Service {
+    let choice: GNSSChoice
+    let detector: DetectorLoop
+    let workflow: WorkflowService
+    let status: DaemonStatus
+    let hub: EventHub
+
+    func run() async throws {
+        let source: any GNSSSource
+        var client: GPSDClient?
+        switch choice {
+        case .none:
+            try? await gracefulShutdown()
+            return
+        case .recording(let recorded):
+            source = recorded
+            status.setGNSSState("replaying")
+        case .gpsd(let host, let port):
+            let gpsd = GPSDClient(configuration: GPSDClient.Configuration(host: host, port: String(port)))
+            gpsd.start()
+            client = gpsd
+            source = gpsd
+        }
+        status.attach(gnss: source)
+        let watcher = Task { [client] in
+            guard let client else { return }
+            var last = ""
+            while !Task.isCancelled {
+                let state = client.state.description
+                // The retry countdown changes every poll; report a change of kind only.
+                let kind = String(state.prefix { $0 != "(" && $0 != ";" })
+                status.setGNSSState(state)
+                if kind != last {
+                    last = kind
+                    hub.publish(DaemonEvent("gnss", at: WorkflowService.utcNow(), severity: state.hasPrefix("connected") ? .info : .warning,
+                                            [("state", .string(state))]))
+                }
+                try? await Task.sleep(for: .milliseconds(500))
+            }
+        }
+        defer {
+            watcher.cancel()
+            client?.stop()
+        }
+        var lastToWorkflow: Int64?
+        for await fix in source.fixes.cancelOnGracefulShutdown() {
+            detector.push(fix: fix)
+            // The workflow needs a position about once a second, not every report.
+            if fix.isTrusted, lastToWorkflow.map({ fix.timestampNanoseconds &- $0 >= 900_000_000 }) ?? true {
+                lastToWorkflow = fix.timestampNanoseconds
+                workflow.submit(.position(fix))
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import FallDetect
+import ServiceLifecycle
+
+/// Tells systemd the daemon is alive, but only while the detector is really working: its thread
+/// has finished a pass within the last two seconds (it passes at least every 100 ms, samples or
+/// not). A wedged detector therefore stops the pings and systemd restarts the daemon after
+/// `WatchdogSec`. Also posts a status line every `statusEvery` seconds.
+struct WatchdogService: Service {
+    let notifier: SystemdNotifier
+    let status: DaemonStatus
+    let hub: EventHub
+    let statusEvery: Double
+
+    func run() async throws {
+        let ping = notifier.watchdogInterval.map { $0 / 2 } ?? .seconds(1)
+        var sinceStatus = 0.0
+        let step = min(1.0, Double(ping.components.seconds) + Double(ping.components.attoseconds) / 1e18)
+        while !Task.isShuttingDownGracefully, !Task.isCancelled {
+            let live = status.liveStatistics()
+            let now = MonotonicTime.nowNanoseconds()
+            if live.lastPassNanoseconds > 0, now - live.lastPassNanoseconds < 2_000_000_000 {
+                notifier.watchdog()
+            }
+            sinceStatus += step
+            if statusEvery > 0, sinceStatus >= statusEvery {
+                sinceStatus = 0
+                let line = "\(live.health) \(live.samples) samples (\(Int(live.measuredRate.rounded())) Hz), \(live.dropped) dropped, \(live.detections) detections"
+                notifier.status(line)
+                var fields: [(String, JSONLine.Value)] = [
+                    ("sensor", .string(live.health.description)), ("samples", .int(Int(live.samples))),
+                    ("rate_hz", .number(DaemonStatus.tenths(live.measuredRate))), ("dropped", .int(Int(live.dropped))),
+                    ("detections", .int(live.detections)),
+                ]
+                if live.latency.totalCount > 0 {
+                    fields.append(("latency_p99_us", .int(Int(live.latency.valueAtPercentile(99)))))
+                }
+                if let machine = try? status.store.workflow() { fields.append(("state", .string(machine.displayedState.rawValue))) }
+                hub.publish(DaemonEvent("status", at: WorkflowService.utcNow(), fields))
+            }
+            try? await Task.sleep(for: .seconds(step))
+        }
+    }
+}

@@ -1,0 +1,12 @@
+import FallDetect
+
+/// What reaches the workflow service, one at a time, in order: the person's actions from the API
+/// (with a reply), what the detectors concluded, positions and the passing of time.
+enum WorkflowCommand: Sendable {
+    case input(WorkflowInput, origin: String, reply: (@Sendable (Result<[WorkflowAction], FallDetectError>) -> Void)?)
+    /// A PIN typed on the page or given to `ctl disarm`: checked (slowly, with the lockout) inside
+    /// the same transaction as its effect.
+    case disarm(pin: String, reply: @Sendable (Result<[WorkflowAction], FallDetectError>) -> Void)
+    case position(GNSSFix)
+    case tick
+}

@@ -1,0 +1,168 @@
+import FallDetect
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Owns the workflow's state machine and its SQLite store in the running daemon. Every input is
+/// one transaction (the snapshot, the journal and the outbox rows commit together), so a daemon
+/// killed at any instant restarts exactly where it was; time is the wall clock, so a countdown
+/// persisted before a reboot resumes with the right time left. After each change the dispatcher
+/// is woken to send what the workflow asked for.
+final class WorkflowService: Service {
+    let store: WorkflowStore
+    private let hub: EventHub
+    private let commands: AsyncStream<WorkflowCommand>
+    private let continuation: AsyncStream<WorkflowCommand>.Continuation
+    private let wakeDispatcher: @Sendable () -> Void
+    private let clock: @Sendable () -> Int64
+    private let metrics: DaemonMetrics
+
+    init(
+        store: WorkflowStore, hub: EventHub, metrics: DaemonMetrics, wakeDispatcher: @escaping @Sendable () -> Void,
+        clock: @escaping @Sendable () -> Int64 = WorkflowService.utcNow
+    ) {
+        self.store = store
+        self.hub = hub
+        self.metrics = metrics
+        self.wakeDispatcher = wakeDispatcher
+        self.clock = clock
+        (commands, continuation) = AsyncStream.makeStream(of: WorkflowCommand.self, bufferingPolicy: .unbounded)
+    }
+
+    @Sendable static func utcNow() -> Int64 { Int64((Date().timeIntervalSince1970 * 1e9).rounded()) }
+
+    func submit(_ command: WorkflowCommand) { continuation.yield(command) }
+
+    /// Applies an input and waits for its outcome (the API's actions).
+    func apply(_ input: WorkflowInput, origin: String) async -> Result<[WorkflowAction], FallDetectError> {
+        await withCheckedContinuation { done in
+            submit(.input(input, origin: origin, reply: { done.resume(returning: $0) }))
+        }
+    }
+
+    func disarm(pin: String) async -> Result<[WorkflowAction], FallDetectError> {
+        await withCheckedContinuation { done in submit(.disarm(pin: pin, reply: { done.resume(returning: $0) })) }
+    }
+
+    func run() async throws {
+        // A restart resumes: tell what the database says is going on.
+        let machine = try store.workflow()
+        hub.publish(DaemonEvent("workflow", at: clock(), [("state", .string(machine.state.rawValue))] + remaining(machine, at: clock())))
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                continuation.yield(.tick)
+            }
+        }
+        defer { ticker.cancel() }
+        for await command in commands.cancelOnGracefulShutdown() {
+            handle(command)
+        }
+        continuation.finish()
+    }
+
+    private func handle(_ command: WorkflowCommand) {
+        let now = clock()
+        switch command {
+        case .input(let input, let origin, let reply):
+            let result = attempt { tx in try tx.apply(input, at: now) }
+            switch result {
+            case .success(let actions):
+                // The person's own actions are worth a line; the detector's show as detections.
+                if origin != "detector" {
+                    hub.publish(DaemonEvent("action", at: now, [("input", .string(Self.name(input))), ("from", .string(origin))]))
+                }
+                report(actions, at: now)
+            case .failure(let error):
+                hub.publish(DaemonEvent("error", at: now, severity: .error, [("message", .string(error.description))]))
+            }
+            reply?(result)
+        case .disarm(let pin, let reply):
+            let result = attempt { tx in try tx.disarm(pin: pin, at: now) }
+            if case .success(let actions) = result { report(actions, at: now) }
+            reply(result)
+        case .position(let fix):
+            guard let latitude = fix.latitude, let longitude = fix.longitude, fix.isTrusted else { return }
+            let result = attempt { tx in
+                try tx.recordPosition(latitude: latitude, longitude: longitude, accuracy: fix.horizontalAccuracy, speed: fix.speed)
+                return try tx.apply(.position(latitude: latitude, longitude: longitude), at: now)
+            }
+            if case .success(let actions) = result { report(actions, at: now) }
+        case .tick:
+            if case .success(let actions) = attempt({ tx in try tx.apply(.tick, at: now) }) { report(actions, at: now) }
+        }
+    }
+
+    private func attempt(_ body: (WorkflowTransaction) throws -> [WorkflowAction]) -> Result<[WorkflowAction], FallDetectError> {
+        do {
+            return .success(try store.transaction(body))
+        } catch let error as FallDetectError {
+            return .failure(error)
+        } catch {
+            return .failure(FallDetectError(.io, "\(error)", path: store.path))
+        }
+    }
+
+    /// Logs and streams what the workflow did; wakes the dispatcher when a message was queued.
+    private func report(_ actions: [WorkflowAction], at now: Int64) {
+        var queued = false
+        for action in actions {
+            switch action {
+            case .transition(let from, let to, let reason):
+                metrics.transition(to: to)
+                let machine = try? store.workflow()
+                hub.publish(DaemonEvent(
+                    "transition", at: now, severity: .notice,
+                    [("from", .string(from.rawValue)), ("to", .string(to.rawValue)), ("reason", .string(reason))]
+                        + (machine.map { remaining($0, at: now) } ?? [])))
+            case .alarm(let on):
+                hub.publish(DaemonEvent("alarm", at: now, [("on", .bool(on))]))
+            case .keychainBeep(let on):
+                hub.publish(DaemonEvent("keychain_beep", at: now, [("on", .bool(on))]))
+            case .send(let kind):
+                queued = true
+                hub.publish(DaemonEvent("queued", at: now, [("kind", .string(kind.rawValue))]))
+            case .tracking(let on):
+                let machine = try? store.workflow()
+                hub.publish(DaemonEvent("tracking", at: now, [("on", .bool(on))] + (machine.map { remaining($0, at: now) } ?? [])))
+            case .showSurvey:
+                hub.publish(DaemonEvent("survey", at: now))
+            case .pinRequired:
+                hub.publish(DaemonEvent("pin_required", at: now))
+            case .warning(let text):
+                hub.publish(DaemonEvent("warning", at: now, severity: .warning, [("message", .string(text))]))
+            case .ignored(let text):
+                hub.publish(DaemonEvent("ignored", at: now, severity: .debug, [("message", .string(text))]))
+            }
+        }
+        if queued { wakeDispatcher() }
+    }
+
+    /// The countdown's and tracking's time left, for a transition's event.
+    private func remaining(_ machine: EmergencyWorkflow, at now: Int64) -> [(String, JSONLine.Value)] {
+        var fields: [(String, JSONLine.Value)] = []
+        if let left = machine.countdownRemaining(at: now) { fields.append(("countdown_s", .number((left * 10).rounded() / 10))) }
+        if let left = machine.trackingRemaining(at: now) { fields.append(("tracking_s", .number((left * 10).rounded() / 10))) }
+        return fields
+    }
+
+    static func name(_ input: WorkflowInput) -> String {
+        switch input {
+        case .startProtection: "start_protection"
+        case .stopProtection: "stop_protection"
+        case .detection(let trigger): "detection_\(trigger.rawValue)"
+        case .sos: "sos"
+        case .followUp(let kind): "follow_up_\(kind.rawValue.replacingOccurrences(of: " ", with: "_"))"
+        case .imFine: "im_fine"
+        case .call112: "call112"
+        case .quit: "quit"
+        case .survey(let answer): "survey_\(answer.rawValue)"
+        case .cancel: "cancel"
+        case .resume: "resume"
+        case .disarm: "disarm"
+        case .delivered(let kind): "delivered_\(kind.rawValue)"
+        case .position: "position"
+        case .tick: "tick"
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import FallDetect
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon's local API over real HTTP: status, the person's actions with the workflow's PIN
+/// rules, the cross-site guard, the event stream and the metrics.
+@Suite(.serialized) struct APIRoutesTests {
+    @Test func theWearersActionsFollowTheWorkflowsRules() throws {
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        try setup.write(replay: DaemonTestSetup.demo("walking.detrec"), loop: true, countdown: 30, pinHash: try PINHasher.hash("4821"))
+        let daemon = try setup.start()
+        defer { daemon.kill9() }
+        let base = try daemon.apiBase()
+
+        let idle = try DaemonProcess.request(base + "/api/status")
+        #expect(idle.status == 200)
+        #expect((idle.body["workflow"] as? [String: Any])?["state"] as? String == "NO_EMERGENCY", "\(idle.text)")
+        #expect(idle.body["person"] as? String == "Ana Pereira")
+        #expect((idle.body["sensor"] as? [String: Any])?["fault"] as? Bool == false)
+
+        // A form on another site cannot post JSON without asking first: anything else is refused.
+        let forged = try DaemonProcess.request(base + "/api/sos", method: "POST", contentType: "application/x-www-form-urlencoded")
+        #expect(forged.status == 415)
+        #expect((try DaemonProcess.request(base + "/api/status")).body["workflow"].flatMap { ($0 as? [String: Any])?["state"] as? String } == "NO_EMERGENCY")
+
+        let sos = try DaemonProcess.request(base + "/api/sos", method: "POST", json: [:])
+        #expect(sos.status == 200, "\(sos.text)")
+        let counting = try DaemonProcess.request(base + "/api/status")
+        let workflow = counting.body["workflow"] as? [String: Any] ?? [:]
+        #expect(workflow["state"] as? String == "ALERT_COUNTDOWN")
+        #expect((workflow["countdown_s"] as? Double).map { $0 > 25 && $0 <= 30 } == true, "\(counting.text)")
+
+        let fine = try DaemonProcess.request(base + "/api/fine", method: "POST", json: [:])
+        #expect(fine.status == 200, "\(fine.text)")
+        #expect(((try DaemonProcess.request(base + "/api/status")).body["workflow"] as? [String: Any])?["state"] as? String == "NO_EMERGENCY")
+
+        // A wrong PIN is refused and counted; the right one is taken.
+        _ = try DaemonProcess.request(base + "/api/sos", method: "POST", json: [:])
+        let wrong = try DaemonProcess.request(base + "/api/disarm", method: "POST", json: ["pin": "0000"])
+        #expect(wrong.status == 409 && (wrong.body["notes"] as? [String])?.contains("wrong PIN") == true, "\(wrong.text)")
+        let right = try DaemonProcess.request(base + "/api/disarm", method: "POST", json: ["pin": "4821"])
+        #expect(right.status == 200, "\(right.text)")
+        #expect(((try DaemonProcess.request(base + "/api/status")).body["workflow"] as? [String: Any])?["state"] as? String == "NO_EMERGENCY")
+
+        let survey = try DaemonProcess.request(base + "/api/survey", method: "POST", json: ["answer": "maybe"])
+        #expect(survey.status == 400, "an unknown answer is refused with the choices: \(survey.text)")
+
+        let metrics = try DaemonProcess.request(base + "/metrics")
+        #expect(metrics.status == 200)
+        let samples = metrics.text.split(separator: "\n").first { $0.hasPrefix("detectord_samples_total ") }
+        #expect(samples.flatMap { Double($0.split(separator: " ").last ?? "") }.map { $0 > 0 } == true, "\(metrics.text)")
+        #expect(metrics.text.contains("detectord_transitions_total{to=\"ALERT_COUNTDOWN\"} 2"))
+    }
+
+    @Test func ctlDrivesTheDaemonFromTheCommandLine() throws {
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        try setup.write(replay: DaemonTestSetup.demo("walking.detrec"), loop: true, countdown: 30)
+        let daemon = try setup.start()
+        defer { daemon.kill9() }
+        let base = try daemon.apiBase()
+
+        let sos = try DetectordProcess.run(["ctl", "sos", "--api", base])
+        #expect(sos.status == 0, "\(sos.standardOutput)\(sos.standardError)")
+        let status = try DetectordProcess.run(["ctl", "status", "--api", base])
+        #expect(status.status == 0)
+        #expect(status.standardOutput.contains("\"state\" : \"ALERT_COUNTDOWN\""), "\(status.standardOutput)")
+        let quit = try DetectordProcess.run(["ctl", "quit", "--api", base])
+        #expect(quit.status == 1, "quit applies only after sending: \(quit.standardOutput)")
+        let fine = try DetectordProcess.run(["ctl", "fine", "--api", base])
+        #expect(fine.status == 0, "\(fine.standardOutput)")
+        let gone = try DetectordProcess.run(["ctl", "status", "--api", "http://127.0.0.1:9"])
+        #expect(gone.status == 1)
+        #expect(gone.standardError.contains("cannot reach the daemon"))
+    }
+
+    @Test func theEventStreamCarriesTheWorkflowAsItHappens() throws {
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        try setup.write(replay: DaemonTestSetup.demo("walking.detrec"), loop: true, countdown: 30)
+        let daemon = try setup.start()
+        defer { daemon.kill9() }
+        let base = try daemon.apiBase()
+        let follower = Process()
+        follower.executableURL = DetectordProcess.executable
+        follower.arguments = ["ctl", "events", "--api", base]
+        let pipe = Pipe()
+        follower.standardOutput = pipe
+        try follower.run()
+        usleep(500_000)
+        _ = try DaemonProcess.request(base + "/api/sos", method: "POST", json: [:])
+        usleep(700_000)
+        follower.terminate()
+        follower.waitUntilExit()
+        let lines = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        let events = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(events.contains { $0["type"] as? String == "start" }, "the recent events come first: \(lines)")
+        #expect(events.contains { $0["type"] as? String == "transition" && $0["to"] as? String == "ALERT_COUNTDOWN" }, "\(lines)")
+    }
+}

@@ -1,0 +1,130 @@
+import DeviceLink
+import FallDetect
+import Foundation
+import TestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The live daemon as a device runs it: a real `detectord run` process replaying a recording as
+/// its IMU, a real SQLite database, a real HTTP receiver on loopback for the webhook.
+@Suite(.serialized) struct RunCommandTests {
+    /// The webhook requests that carry a given message kind, with their parsed bodies.
+    static func messages(_ sink: LoopbackHTTPServer, kind: String) -> [(LoopbackHTTPServer.Request, [String: Any])] {
+        sink.requests.compactMap { request in
+            guard let body = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any],
+                body["message_kind"] as? String == kind
+            else { return nil }
+            return (request, body)
+        }
+    }
+
+    @Test func aReplayedFallDeliversOneSignedWebhookAlert() throws {
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        let sink = try LoopbackHTTPServer(replies: [.init(status: 200)])
+        defer { sink.stop() }
+        try setup.write(replay: DaemonTestSetup.demo("forward-fall.detrec"), speed: 4, webhook: sink.url)
+        let daemon = try setup.start(["--exit-when-idle"])
+        try daemon.waitForEvent("detection", timeout: 60) { $0.contains("kind=fall") }
+        try daemon.waitForEvent("transition") { $0.contains("to=EMERGENCY_SENT") }
+        #expect(daemon.waitForExit(timeout: 60), "the daemon ends by itself once the replay is over and nothing is left to do")
+        #expect(daemon.terminationStatus == 0, "\(daemon.logLines.joined(separator: "\n"))")
+
+        let alerts = Self.messages(sink, kind: "alert")
+        #expect(alerts.count == 1, "one alert, to the one webhook contact: \(sink.requests.count) requests")
+        if let (request, body) = alerts.first {
+            #expect(body["recipient"] as? String == "+351913333333")
+            #expect(body["trigger"] as? String == "automatic_fall")
+            let timestamp = request.headers["x-detectord-timestamp"] ?? ""
+            let expected = "sha256=" + WebhookChannel.signature(body: request.body, timestamp: timestamp, secret: Array(setup.secret.utf8))
+            #expect(request.headers["x-detectord-signature"] == expected, "signed with the configured secret")
+            #expect(request.headers["idempotency-key"]?.isEmpty == false)
+        }
+        // The database says the same as the receiver.
+        let incidents = try WorkflowStore(path: setup.databasePath).incidents()
+        #expect(incidents.count == 1 && incidents.first?.sentAt != nil)
+    }
+
+    @Test func aReplayedWalkDeliversNothing() throws {
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        let sink = try LoopbackHTTPServer(replies: [.init(status: 200)])
+        defer { sink.stop() }
+        try setup.write(replay: DaemonTestSetup.demo("walking.detrec"), speed: 8, webhook: sink.url)
+        let daemon = try setup.start(["--exit-when-idle"])
+        try daemon.waitForEvent("sensor_ended", timeout: 60)
+        #expect(daemon.waitForExit(timeout: 30))
+        #expect(daemon.terminationStatus == 0)
+        #expect(!daemon.logLines.contains { DaemonProcess.eventType(of: $0) == "detection" }, "\(daemon.logLines.joined(separator: "\n"))")
+        #expect(sink.requests.isEmpty)
+        let stop = daemon.logLines.first { DaemonProcess.eventType(of: $0) == "stop" } ?? ""
+        #expect(DaemonProcess.value("samples", in: stop) == "6000", "every sample of the minute of walking was judged: \(stop)")
+        #expect(DaemonProcess.value("dropped", in: stop) == "0")
+    }
+
+    @Test func stoppedDuringTheCountdownItResumesWithTheTimeLeft() throws {
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        try setup.write(replay: DaemonTestSetup.demo("forward-fall.detrec"), speed: 4, countdown: 60)
+        let first = try setup.start()
+        let started = try first.waitForEvent("transition", timeout: 60) { $0.contains("to=ALERT_COUNTDOWN") }
+        let countdownStart = try #require(DaemonProcess.time(of: started))
+        usleep(500_000)
+        first.terminate()
+        #expect(first.waitForExit(timeout: 20), "SIGTERM stops it gracefully")
+        #expect(first.terminationStatus == 0)
+        #expect(first.logLines.contains { DaemonProcess.eventType(of: $0) == "stop" && $0.contains("state=ALERT_COUNTDOWN") })
+        usleep(1_500_000)
+
+        // Back up with a sensor that shows nothing new: the countdown must go on where it was.
+        try setup.write(replay: DaemonTestSetup.demo("walking.detrec"), loop: true, countdown: 60)
+        let second = try setup.start()
+        defer { second.kill9() }
+        let base = try second.apiBase()
+        let status = try DaemonProcess.request(base + "/api/status")
+        let workflow = status.body["workflow"] as? [String: Any] ?? [:]
+        #expect(workflow["state"] as? String == "ALERT_COUNTDOWN", "\(status.text)")
+        let left = try #require(workflow["countdown_s"] as? Double, "\(status.text)")
+        let expected = 60 - (Date().timeIntervalSince1970 - countdownStart)
+        #expect(abs(left - expected) < 1.5, "\(left) s left, \(expected) s expected")
+        second.terminate()
+        #expect(second.waitForExit(timeout: 20))
+    }
+
+    @Test func killedAtRandomInstantsWhileSendingEachContactGetsTheAlertOnce() throws {
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        // A slow receiver, so that kills land while requests are in flight.
+        let sink = try LoopbackHTTPServer(replies: [.init(status: 200, delay: 0.4)])
+        defer { sink.stop() }
+        let contacts = ["+351913333333", "+351914444444", "+351915555555"]
+        try setup.write(replay: DaemonTestSetup.demo("forward-fall.detrec"), speed: 4, countdown: 1, contacts: contacts, webhook: sink.url)
+        var daemon = try setup.start()
+        try daemon.waitForEvent("transition", timeout: 60) { $0.contains("to=EMERGENCY_SENDING") }
+        var kills = 0
+        // Restarts replay walking: no second fall, only what the database holds goes out.
+        try setup.write(replay: DaemonTestSetup.demo("walking.detrec"), loop: true, countdown: 1, contacts: contacts, webhook: sink.url)
+        for _ in 0..<4 {
+            usleep(UInt32.random(in: 50_000...500_000))
+            daemon.kill9()
+            _ = daemon.waitForExit(timeout: 10)
+            kills += 1
+            daemon = try setup.start()
+        }
+        defer { daemon.kill9() }
+        let deadline = Date().addingTimeInterval(40)
+        while Date() < deadline, Set(Self.messages(sink, kind: "alert").compactMap { $0.1["recipient"] as? String }).count < contacts.count {
+            usleep(100_000)
+        }
+        let alerts = Self.messages(sink, kind: "alert")
+        for phone in contacts {
+            let keys = Set(alerts.filter { $0.1["recipient"] as? String == phone }.compactMap { $0.0.headers["idempotency-key"] })
+            #expect(keys.count == 1, "\(phone): the alert arrived under exactly one idempotency key, so the receiver shows it once (\(keys))")
+        }
+        #expect(alerts.count <= contacts.count + kills, "a repeat only for a request cut off by a kill: \(alerts.count) requests, \(kills) kills")
+        let incidents = try WorkflowStore(path: setup.databasePath).incidents()
+        #expect(incidents.count == 1, "one incident across \(kills) kills")
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// A temporary folder with a configuration file for one daemon test: a replayed recording as the
+/// sensor, shortened (demo) countdowns, and contacts on the console or a webhook.
+struct DaemonTestSetup {
+    let directory: URL
+    let secret = "0123456789abcdef0123456789abcdef"
+    var configPath: String { directory.appendingPathComponent("detectord.toml").path }
+    var databasePath: String { directory.appendingPathComponent("detectord.sqlite").path }
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("detectord-run-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data((secret + "\n").utf8).write(to: directory.appendingPathComponent("webhook.secret"))
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: directory) }
+
+    static func demo(_ name: String) -> String {
+        DetectordProcess.packageRoot.appendingPathComponent("Datasets/demo/\(name)").path
+    }
+
+    /// Writes the configuration; `webhook` makes every contact a webhook contact of that URL.
+    func write(
+        replay: String, speed: Double = 1, loop: Bool = false, countdown: Int = 3, trackingMinutes: Double = 0,
+        contacts: [String] = ["+351913333333"], webhook: URL? = nil, profile: String = "walking", stallSeconds: Double = 1,
+        pinHash: String? = nil, extra: String = ""
+    ) throws {
+        var text = """
+            [person]
+            name = "Ana Pereira"
+            phone = "+351912345678"
+            country = "PT"
+
+            """
+        for (index, phone) in contacts.enumerated() {
+            text += """
+
+                [[contacts]]
+                name = "Contact \(index + 1)"
+                phone = "\(phone)"
+                channel = "\(webhook == nil ? "console" : "webhook")"
+
+                """
+        }
+        text += """
+
+            [detector]
+            profile = "\(profile)"
+
+            [sensor]
+            source = "replay"
+            stall_seconds = \(stallSeconds)
+
+            [sensor.replay]
+            path = "\(replay)"
+            speed = \(speed)
+            loop = \(loop)
+
+            [gnss]
+            source = "none"
+
+            [workflow]
+            countdown_seconds = \(countdown)
+            sos_countdown_seconds = \(countdown)
+            tracking_minutes = \(trackingMinutes)
+            demo = true
+
+            [channels.console]
+            enabled = true
+
+            [storage]
+            database = "\(databasePath)"
+
+            [api]
+            listen = "127.0.0.1:8180"
+
+            """
+        if let webhook {
+            text += """
+
+                [channels.webhook]
+                url = "\(webhook.absoluteString)"
+                secret_file = "\(directory.appendingPathComponent("webhook.secret").path)"
+                timeout_seconds = 5
+
+                """
+        }
+        if let pinHash {
+            text += "\n[pin]\nhash = \"\(pinHash)\"\n"
+        }
+        try Data((text + extra).utf8).write(to: URL(fileURLWithPath: configPath))
+    }
+
+    /// `run` on this setup's file, on a free port, with no periodic status lines.
+    func start(_ more: [String] = []) throws -> DaemonProcess {
+        try DaemonProcess(arguments: ["--config", configPath, "--listen", "127.0.0.1:0", "--status-every", "0"] + more)
+    }
+}
