@@ -25,7 +25,9 @@ let package = Package(
         // Detection, workflow, datasets and evaluation. No hardware.
         .target(
             name: "FallDetect",
-            dependencies: ["CFusion", "CCrypt", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["CFusion", "CCrypt", .product(name: "GRDB", package: "GRDB.swift")],
+            // The learned fall model, as data (docs/model-format.md); found by `FallModelFile.shipped()`.
+            resources: [.copy("Resources/fall-model.txt")]
         ),
 
         // Hardware behind protocols: I2C, gpsd and Bluetooth LE.
