@@ -3,7 +3,7 @@
 
 SHELL := /bin/bash
 SWIFT ?= swift
-APT_PACKAGES := libgps-dev libi2c-dev libbluetooth-dev gpsd gpsd-clients libsqlite3-dev libcrypt-dev libboost-dev g++ libcurl4 xz-utils python3-venv pkg-config
+APT_PACKAGES := libgps-dev libi2c-dev libbluetooth-dev gpsd gpsd-clients libsqlite3-dev libcrypt-dev libssl-dev libboost-dev g++ libcurl4 xz-utils python3-venv pkg-config
 SHARED ?= $(abspath ../shared)
 CACHE := .cache
 BENCH_VENV := Bench/.venv

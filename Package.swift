@@ -21,8 +21,9 @@ let package = Package(
         .systemLibrary(name: "CI2C", providers: [.apt(["libi2c-dev"])]),
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
-        // Detection, workflow, datasets and evaluation. No hardware.
+        // Detection, workflow, datasets and evaluation. No hardware, no network.
         .target(
             name: "FallDetect",
             dependencies: ["CFusion", "CCrypt", .product(name: "GRDB", package: "GRDB.swift")],
@@ -30,8 +31,8 @@ let package = Package(
             resources: [.copy("Resources/fall-model.txt")]
         ),
 
-        // Hardware behind protocols: I2C, gpsd and Bluetooth LE.
-        .target(name: "DeviceLink", dependencies: ["FallDetect", "CGPS", "CI2C", "CBluetooth"]),
+        // Hardware and network behind protocols: I2C, gpsd, Bluetooth LE and the signed webhook.
+        .target(name: "DeviceLink", dependencies: ["FallDetect", "CGPS", "CI2C", "CBluetooth", "COpenSSL"]),
 
         .executableTarget(
             name: "detectord",
