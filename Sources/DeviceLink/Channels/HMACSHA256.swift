@@ -11,8 +11,8 @@ enum HMACSHA256 {
         // HMAC fails only when OpenSSL cannot allocate; an empty code then matches no signature,
         // so the receiver refuses the request instead of accepting a forgery.
         let result = key.withUnsafeBytes { k in
-            message.withUnsafeBytes { m in
-                HMAC(EVP_sha256(), k.baseAddress, Int32(k.count), m.bindMemory(to: UInt8.self).baseAddress, m.count, &code, &length)
+            message.withUnsafeBufferPointer { m in
+                HMAC(EVP_sha256(), k.baseAddress, Int32(k.count), m.baseAddress, m.count, &code, &length)
             }
         }
         return result == nil ? [] : Array(code.prefix(Int(length)))

@@ -38,7 +38,7 @@ struct FallModelHeader {
                 .malformedRow, "expected a 'key value' line with one of " + Self.keys.joined(separator: ", ") + ", got '\(line)'",
                 path: path, line: lineNumber, field: key.isEmpty ? nil : key)
         }
-        guard lines[key] == nil else { throw bad("given twice (first on line \(lines[key]!))") }
+        if let first = lines[key] { throw bad("given twice (first on line \(first))") }
         guard !value.isEmpty else { throw bad("has no value") }
         func count(_ lowest: Int, _ highest: Int = .max) throws(FallDetectError) -> Int {
             let range = highest == .max ? "of at least \(lowest)" : "in \(lowest)…\(highest)"
