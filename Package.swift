@@ -31,13 +31,15 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
-        // Detection, workflow, datasets and evaluation. No hardware.
+        // Detection, workflow, datasets and evaluation. No hardware, no network.
         .target(
             name: "FallDetect",
-            dependencies: ["CFusion", "CCrypt", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["CFusion", "CCrypt", .product(name: "GRDB", package: "GRDB.swift")],
+            // The learned fall model, as data (docs/model-format.md); found by `FallModelFile.shipped()`.
+            resources: [.copy("Resources/fall-model.txt")]
         ),
 
-        // Hardware behind protocols: I2C, gpsd and Bluetooth LE.
+        // Hardware and network behind protocols: I2C, gpsd, Bluetooth LE and the signed webhook.
         .target(name: "DeviceLink", dependencies: ["FallDetect", "CGPS", "CI2C", "CBluetooth", "COpenSSL"]),
 
         .executableTarget(

@@ -4,9 +4,10 @@ import Testing
 
 @Suite struct DetectionPipelineTests {
     /// Every detection a profile's pipeline makes over a recording, fixes interleaved by time.
-    static func detections(_ recording: Recording, profile: DetectionProfile) throws -> [DetectionEvent] {
+    static func detections(_ recording: Recording, profile: DetectionProfile, fallModel: FallModelFile? = nil) throws -> [DetectionEvent] {
         var pipeline = try DetectionPipeline(
-            profile: profile, sampleRate: Float(recording.info.sensor.sampleRate), accelerometerRange: recording.info.sensor.accelerometerRange)
+            profile: profile, sampleRate: Float(recording.info.sensor.sampleRate), accelerometerRange: recording.info.sensor.accelerometerRange,
+            fallModel: fallModel)
         var events: [DetectionEvent] = []
         var nextFix = 0
         for sample in recording.samples {
@@ -118,6 +119,20 @@ import Testing
         #expect(crashOnly.contains { $0.kind == .crash }, "the fallback must fire on its own for this test to mean anything")
         let both = try Self.detections(fall, profile: .cycling)
         #expect(both.map(\.kind) == [.fall], "\(both.map(\.summary))")
+    }
+
+    /// A model file given to the pipeline replaces the shipped model: one whose trees call every
+    /// candidate a fall with probability e⁻²⁰ misses the fall the shipped one finds.
+    @Test func aGivenModelFileReplacesTheShippedModel() throws {
+        let fall = SyntheticGenerator(seed: 1).generate(.forwardFall)
+        var profile = DetectionProfile.walking
+        profile.freeFall = nil
+        #expect(try Self.detections(fall, profile: profile).map(\.detector) == ["learned"])
+        let shipped = try FallModelFile.shipped()
+        var never = shipped
+        never.trees = BoostedTrees(featureCount: shipped.trees.featureCount, bias: -20, nodes: [.leaf(0)], roots: [0])
+        #expect(try Self.detections(fall, profile: profile, fallModel: never).isEmpty)
+        #expect(try Self.detections(fall, profile: profile, fallModel: shipped).map(\.detector) == ["learned"])
     }
 
     @Test func detectorsFollowTheProfile() throws {

@@ -91,35 +91,4 @@ import Testing
         #expect(second.contains { $0.contains(#""t":130,"type":"transition","from":"ALERT_COUNTDOWN","to":"EMERGENCY_SENDING""#) })
         #expect(!second.contains { $0.contains("NO_EMERGENCY\",\"to\":\"ALERT_COUNTDOWN") }, "the detection is not replayed")
     }
-
-    @Test func contactsOnOtherChannelsGoThroughTheConfiguredChannel() async throws {
-        let server = try LoopbackHTTPServer(replies: [.init(status: 200)])
-        defer { server.stop() }
-        let dir = try SharedData.temporaryDirectory("drill-webhook")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        var options = DrillRunner.Options(databasePath: dir + "/drill.sqlite")
-        options.channels["webhook"] = try WebhookChannel(url: server.url, secret: Array("a-secret-of-24-bytes-ok".utf8), seed: 1)
-        var lines: [String] = []
-        let runner = try DrillRunner(options: options) { lines.append($0) }
-        try await runner.run(DrillScript(text: """
-            {"at": 0, "do": "position", "lat": 48.1, "lon": 11.5, "accuracy_m": 6}
-            {"at": 0, "do": "start", "name": "Ada Lovelace", "phone": "+447700900123", "country": "GB"}
-            {"at": 0, "do": "contact", "name": "Hook", "phone": "+447700900456", "channel": "webhook"}
-            {"at": 0, "do": "contact", "name": "Phone", "phone": "+447700900789", "channel": "sms"}
-            {"at": 1, "do": "detect", "kind": "fall"}
-            {"at": 125, "do": "advance"}
-            """, path: "inline"))
-        let webhookLine = try #require(lines.first { $0.contains(#""channel":"webhook""#) })
-        #expect(webhookLine.contains(#""delivered":true"#))
-        #expect(lines.contains { $0.contains("EMERGENCY_SENT") }, "the webhook's 2xx confirms delivery")
-        #expect(lines.contains { $0.contains("no sms channel is configured; not delivered") })
-
-        let request = try #require(server.requests.first)
-        #expect(request.headers["idempotency-key"]?.hasPrefix("msg-1-webhook-") == true || request.headers["Idempotency-Key"]?.hasPrefix("msg-1-webhook-") == true)
-        let payload = try JSONSerialization.jsonObject(with: request.body) as? [String: Any]
-        #expect(payload?["message_kind"] as? String == "alert")
-        #expect(payload?["trigger"] as? String == "automatic_fall")
-        #expect(payload?["sequence"] as? Int == 1)
-        #expect((payload?["position"] as? [String: Any])?["latitude"] as? Double == 48.1)
-    }
 }

@@ -22,7 +22,7 @@ import Testing
     @Test func shippedModelParsesAtItsThreshold() throws {
         let judge = try LearnedFallJudge.shipped()
         #expect(judge.name == "learned")
-        #expect(judge.threshold == ShippedFallModel.threshold)
+        #expect(judge.threshold == (try FallModelFile.shipped()).threshold)
         #expect(judge.model.featureCount == FallCandidate.featureNames.count)
         #expect(judge.model.roots.count > 1)
     }

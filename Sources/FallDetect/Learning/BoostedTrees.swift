@@ -90,20 +90,23 @@ public struct BoostedTrees: Sendable, Hashable {
     }
 
     /// Parses `text`; errors name the line (and `path` when given) and the model is checked whole:
-    /// every child index in range, every tree finite, features within `featureCount`.
-    public init(text: String, path: String? = nil) throws(FallDetectError) {
+    /// every child index in range, every tree finite, features within `featureCount`. `firstLine`
+    /// is the line number of `text`'s first line, for trees that follow a header in a larger file.
+    public init(text: String, path: String? = nil, firstLine: Int = 1) throws(FallDetectError) {
         var featureCount: Int?
         var bias: Float?
         var roots: [Int32]?
         var nodes: [Node] = []
         var nodeLines: [Int] = []
         var rootsLine: Int?
-        var lineNumber = 0
+        var lineNumber = firstLine - 1
+        var lastLine = firstLine
         var sawMagic = false
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty { continue }
+            lastLine = lineNumber
             func bad(_ why: String) -> FallDetectError { FallDetectError(.malformedRow, why, path: path, line: lineNumber) }
             if !sawMagic {
                 guard line == Self.magic else { throw bad("expected '\(Self.magic)'") }
@@ -138,7 +141,7 @@ public struct BoostedTrees: Sendable, Hashable {
             }
         }
         guard let featureCount, let bias, let roots else {
-            throw FallDetectError(.noData, "model lacks its features, bias or roots line", path: path)
+            throw FallDetectError(.noData, "model ends at this line without its features, bias or roots line", path: path, line: lastLine)
         }
         for (i, n) in nodes.enumerated() where n.feature >= 0 {
             // Children must come after their parent, which also rules out cycles.

@@ -19,14 +19,14 @@ public struct LearnedFallJudge: FallJudge {
         self.threshold = threshold
     }
 
-    /// The model committed in `ShippedFallModel`, at its shipped threshold.
-    public static func shipped() throws(FallDetectError) -> LearnedFallJudge {
-        try LearnedFallJudge(model: shippedModel.get(), threshold: ShippedFallModel.threshold)
+    /// The model and threshold of a model file (`detectord train`'s output).
+    public init(modelFile: FallModelFile) throws(FallDetectError) {
+        try self.init(model: modelFile.trees, threshold: modelFile.threshold)
     }
 
-    /// Parsed once per process: every pipeline and bench run shares it.
-    static let shippedModel = Result { () throws(FallDetectError) -> BoostedTrees in
-        try BoostedTrees(text: ShippedFallModel.text, path: "ShippedFallModel.swift")
+    /// The shipped model (`FallModelFile.shipped()`), at its shipped threshold.
+    public static func shipped() throws(FallDetectError) -> LearnedFallJudge {
+        try LearnedFallJudge(modelFile: FallModelFile.shipped())
     }
 
     public func score(_ candidate: FallCandidate) -> Float { model.probability(candidate.features) }

@@ -14,8 +14,12 @@ public struct DetectionPipeline: Sendable {
     /// When the fall or free-fall detector last fired.
     var lastFallNanoseconds: Int64?
 
-    /// Throws `.invalidArgument` naming the bad parameter of the profile.
-    public init(profile: DetectionProfile, sampleRate: Float, accelerometerRange: Float = 16) throws(FallDetectError) {
+    /// Throws `.invalidArgument` naming the bad parameter of the profile. `fallModel` is the
+    /// learned judge's model (nil: the shipped one, `FallModelFile.shipped()`); either way the
+    /// profile's `learnedThreshold` is the operating point, as its sensitivity preset sets it.
+    public init(
+        profile: DetectionProfile, sampleRate: Float, accelerometerRange: Float = 16, fallModel: FallModelFile? = nil
+    ) throws(FallDetectError) {
         self.profile = profile
         frames = MotionFrameBuilder(sampleRate: sampleRate, accelerometerRange: accelerometerRange)
         var candidates = profile.candidates
@@ -23,7 +27,10 @@ public struct DetectionPipeline: Sendable {
         let gate = DetectionGate(refractorySeconds: profile.refractorySeconds)
         switch profile.fall {
         case .learned?:
-            var judge = try LearnedFallJudge.shipped()
+            // Not `??`: its autoclosure would turn the typed error into `any Error`.
+            let model: FallModelFile
+            if let fallModel { model = fallModel } else { model = try FallModelFile.shipped() }
+            var judge = try LearnedFallJudge(modelFile: model)
             judge.threshold = profile.learnedThreshold
             fall = try FallDetector(judge: judge, candidates: candidates, gate: gate)
         case .multiphase?:

@@ -1,3 +1,4 @@
+import FallDetect
 import Foundation
 import Synchronization
 #if canImport(FoundationNetworking)
