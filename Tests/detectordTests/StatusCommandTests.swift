@@ -24,6 +24,7 @@ import Testing
         #expect(text.contains("protection: on for Ada Lovelace (+447700900123, GB)"))
         #expect(text.contains("state:      EMERGENCY_SENT"))
         #expect(text.contains("keychain:   next message in 03:52"), "repeats 5 min after sending at 32 s")
+        #expect(text.contains("tracking:   28:52 left (until 2026-01-01T12:30:32Z)"), "30 min from the delivery at 32 s")
         #expect(text.contains("contacts:   Charles +447700900456 (console)"))
         #expect(text.contains("incident 1: manual at 2026-01-01T12:00:02Z, sent at 2026-01-01T12:00:32Z, ongoing"))
     }

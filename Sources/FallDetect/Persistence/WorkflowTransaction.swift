@@ -84,6 +84,9 @@ public struct WorkflowTransaction {
             if case .send(let kind) = action { try queue(kind, at: now) }
             if case .transition(_, let to, let reason) = action { try recordIncident(to, reason: reason, trigger: machine.trigger, at: now) }
         }
+        if let end = machine.trackingEndsAt, end != before.trackingEndsAt {
+            try note("tracking", "until \(Self.isoTime(end))", at: now)
+        }
         // Most ticks change nothing; writing nothing then keeps them free of disk syncs.
         if machine != before { try setSetting("workflow", machine) }
         return actions
@@ -140,6 +143,11 @@ public struct WorkflowTransaction {
 
     public func note(_ type: String, _ payload: String, at now: Int64) throws {
         try db.execute(sql: "INSERT INTO journal(t, type, payload) VALUES (?, ?, ?)", arguments: [now, type, payload])
+    }
+
+    /// A journal time: ISO 8601 UTC, whole seconds.
+    static func isoTime(_ nanoseconds: Int64) -> String {
+        ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(nanoseconds) / 1e9))
     }
 
     func journal(_ action: WorkflowAction, at now: Int64) throws {
