@@ -126,7 +126,7 @@ public struct WorkflowTransaction {
             // An alert still waiting for its retry must not arrive after the all clear, and whoever
             // never heard of the emergency needs no all clear.
             let pending = try OutboxMessage.fetchAll(
-                db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts FROM outbox WHERE deliveredAt IS NULL AND nextAttemptAt < ?",
+                db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ?",
                 arguments: [Int64.max])
             for message in pending { try abandon(message, reason: "superseded by the all clear", at: now) }
             let notified = Set(try String.fetchAll(db, sql: "SELECT DISTINCT recipient FROM outbox WHERE deliveredAt IS NOT NULL"))
@@ -134,8 +134,8 @@ public struct WorkflowTransaction {
         }
         for recipient in recipients {
             try db.execute(
-                sql: "INSERT OR IGNORE INTO outbox(idempotencyKey, kind, channel, recipient, createdAt, nextAttemptAt) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: ["msg-\(sequence)-\(recipient.0)-\(recipient.1)", kind.rawValue, recipient.0, recipient.1, now, now])
+                sql: "INSERT OR IGNORE INTO outbox(idempotencyKey, kind, channel, recipient, createdAt, nextAttemptAt, priority) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: ["msg-\(sequence)-\(recipient.0)-\(recipient.1)", kind.rawValue, recipient.0, recipient.1, now, now, kind.deliveryPriority])
         }
     }
 
@@ -171,7 +171,7 @@ public struct WorkflowTransaction {
     /// Messages not yet delivered whose next attempt is due.
     public func due(at now: Int64) throws -> [OutboxMessage] {
         try OutboxMessage.fetchAll(
-            db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts FROM outbox WHERE deliveredAt IS NULL AND nextAttemptAt <= ? ORDER BY id",
+            db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt <= ? ORDER BY id",
             arguments: [now])
     }
 
