@@ -11,6 +11,14 @@ struct PendingMessage: Sendable, Equatable, FetchableRecord {
     /// nil until the first attempt; probes go to the message tried longest ago.
     var lastAttemptAt: Int64?
 
+    init(message: OutboxMessage, createdAt: Int64, nextAttemptAt: Int64? = nil, lastAttemptAt: Int64? = nil) {
+        self.message = message
+        priority = (MessageKind(rawValue: message.kind) ?? .alert).deliveryPriority
+        self.createdAt = createdAt
+        self.nextAttemptAt = nextAttemptAt ?? createdAt
+        self.lastAttemptAt = lastAttemptAt
+    }
+
     init(row: Row) {
         message = OutboxMessage(row: row)
         priority = row["priority"]

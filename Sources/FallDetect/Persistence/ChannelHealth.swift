@@ -13,6 +13,14 @@ public struct ChannelHealth: Sendable, Equatable, FetchableRecord {
     /// The caller said the channel is down (no network): attempts fail without being made.
     public var isDown: Bool
 
+    init(channel: String, failingSince: Int64, nextProbeAt: Int64, failures: Int, isDown: Bool) {
+        self.channel = channel
+        self.failingSince = failingSince
+        self.nextProbeAt = nextProbeAt
+        self.failures = failures
+        self.isDown = isDown
+    }
+
     public init(row: Row) {
         channel = row["channel"]
         failingSince = row["failingSince"]
