@@ -161,8 +161,40 @@ import Testing
         #expect(w.handle(.position(latitude: 48.0005, longitude: 11.0), at: 150 * s) == [.send(.locationUpdate)], "56 m is")
         #expect(w.handle(.tick, at: (150 + 299) * s).isEmpty)
         #expect(w.handle(.tick, at: (150 + 300) * s) == [.send(.locationUpdate)], "every 5 min")
-        let end = w.handle(.tick, at: (120 + 1800) * s)
+        #expect(w.trackingRemaining(at: 1000 * s) == 921, "30 min from the delivery at 121 s")
+        #expect(!w.handle(.tick, at: (120 + 1800) * s).contains(.tracking(on: false)), "not 30 min from when sending began")
+        let end = w.handle(.tick, at: (121 + 1800) * s)
+        #expect(w.trackingRemaining(at: (121 + 1800) * s) == nil)
         #expect(end == [.tracking(on: false), .send(.trackingStopped), .transition(from: .emergencySent, to: .emergencyEnded, reason: "tracking finished")])
+    }
+
+    /// Tracking's 30 min start when a contact knows: an alert that took 20 min to get through is
+    /// followed by 30 min of tracking all the same.
+    @Test func trackingLastsThirtyMinutesFromTheDelivery() {
+        var w = sending()
+        #expect(w.isTracking, "positions are followed while sending")
+        #expect(w.trackingRemaining(at: 500 * s) == nil, "no end before the alert is delivered")
+        #expect(w.trackingEndsAt == nil)
+        #expect(!w.handle(.tick, at: (120 + 1800) * s).contains(.tracking(on: false)))
+        _ = w.handle(.delivered(.alert), at: 1320 * s)
+        #expect(w.trackingEndsAt == (1320 + 1800) * s)
+        #expect(w.trackingRemaining(at: 1320 * s) == 1800)
+        #expect(w.handle(.tick, at: (1320 + 1800) * s).contains(.send(.trackingStopped)))
+    }
+
+    /// A snapshot written while sending by the old code (its tracking end fixed when sending began,
+    /// no `trackingAwaitsDelivery` key) still loads; the delivery fixes the end anew.
+    @Test func anOldSendingSnapshotLoadsAndTracksFromTheDelivery() throws {
+        var json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(sending())) as? [String: Any])
+        #expect(json["trackingAwaitsDelivery"] as? Bool == true)
+        json["trackingAwaitsDelivery"] = nil
+        json["trackingUntil"] = (120 + 1800) * s
+        var old = try JSONDecoder().decode(EmergencyWorkflow.self, from: JSONSerialization.data(withJSONObject: json))
+        #expect(old.isTracking)
+        #expect(old.trackingRemaining(at: 200 * s) == nil)
+        #expect(!old.handle(.tick, at: 2000 * s).contains(.tracking(on: false)), "the old end is not trusted before a delivery")
+        _ = old.handle(.delivered(.alert), at: 2100 * s)
+        #expect(old.trackingRemaining(at: 2100 * s) == 1800)
     }
 
     @Test func afterSendingQuitAndCancelNeedThePIN() {

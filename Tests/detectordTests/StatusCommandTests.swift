@@ -24,8 +24,32 @@ import Testing
         #expect(text.contains("protection: on for Ada Lovelace (+447700900123, GB)"))
         #expect(text.contains("state:      EMERGENCY_SENT"))
         #expect(text.contains("keychain:   next message in 03:52"), "repeats 5 min after sending at 32 s")
+        #expect(text.contains("tracking:   28:52 left (until 2026-01-01T12:30:32Z)"), "30 min from the delivery at 32 s")
         #expect(text.contains("contacts:   Charles +447700900456 (console)"))
         #expect(text.contains("incident 1: manual at 2026-01-01T12:00:02Z, sent at 2026-01-01T12:00:32Z, ongoing"))
+    }
+
+    /// With the network down since drill second 0, the alert sent at 32 s is probed at 32, 34 and
+    /// 38 s (2 s doubling); the next try is at 46 s.
+    @Test func showsAChannelThatIsDown() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("status-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("w.sqlite").path
+        let script = dir.appendingPathComponent("s.jsonl").path
+        try """
+            {"at": 0, "do": "start", "name": "Ada Lovelace", "phone": "+447700900123", "country": "GB"}
+            {"at": 0, "do": "contact", "name": "Charles", "phone": "+447700900456"}
+            {"at": 0, "do": "network", "up": false}
+            {"at": 2, "do": "sos"}
+            {"at": 40, "do": "advance"}
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        #expect(try DetectordProcess.run(["drill", script, "--db", db]).status == 0)
+
+        let text = try DetectordProcess.run(["status", "--db", db, "--at", "1767268840"]).standardOutput
+        #expect(text.contains("outbox:     2 messages waiting"))
+        #expect(text.contains("channel:    console down since 2026-01-01T12:00:00Z, next try at 2026-01-01T12:00:46Z"), "\(text)")
+        #expect(text.contains("tracking:   until 30 min after the alert is delivered"))
     }
 
     @Test func aMissingDatabaseIsNamed() throws {

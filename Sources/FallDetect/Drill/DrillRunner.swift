@@ -4,10 +4,10 @@ import Foundation
 /// store: a 30-minute incident takes well under a second. Every second of virtual time is a tick;
 /// due messages go out after every step and tick. Output is JSON lines through `emit`.
 ///
-/// Delivery: the built-in console channel records each attempt; contacts that prefer another
-/// channel go through the `AlertChannel` configured under that name (a webhook, a GSM modem), which
-/// decides when to retry. While the script has the network down, every attempt fails, and console
-/// retries back off exponentially (30 s doubling to 5 min).
+/// Delivery goes through `OutboxDispatcher`, as in the daemon: the built-in console channel
+/// records each attempt; contacts that prefer another channel go through the `AlertChannel`
+/// configured under that name (a webhook, a GSM modem). `network {up}` marks every channel down or
+/// recovered: while down, attempts fail without being made, one probe per channel at a time.
 public final class DrillRunner {
     public struct Options: Sendable {
         public var databasePath: String
@@ -16,8 +16,12 @@ public final class DrillRunner {
         public var timeZone = TimeZone(identifier: "UTC")!
         /// Marks every message as a test of the alarm chain.
         public var isTest = false
-        public var firstRetry: Double = 30
-        public var maximumRetry: Double = 300
+        /// The per-channel backoff while a channel fails: `firstRetry` doubling to `maximumRetry`
+        /// (the dispatcher's `RetryPolicy`), never longer than `probeInterval`.
+        public var firstRetry: Double = 2
+        public var maximumRetry: Double = 15
+        /// While a channel fails, one message is tried at least this often (s).
+        public var probeInterval: Double = 15
         /// Virtual seconds per wall-clock second; nil runs as fast as possible.
         public var pace: Double?
         /// Channels by name, for contacts whose preferred channel is not the built-in console
@@ -38,16 +42,11 @@ public final class DrillRunner {
         var networkUp: Bool
     }
 
-    struct StoredPosition: Codable {
-        var latitude: Double
-        var longitude: Double
-        var accuracy: Double?
-        var speed: Double?
-    }
-
     public let options: Options
     private let emit: (String) -> Void
     private var store: WorkflowStore
+    private var dispatcher: OutboxDispatcher
+    /// Kept in the drill's progress for older databases; the channels' state is the dispatcher's.
     private var networkUp = true
     private var now: Double = 0
 
@@ -55,6 +54,25 @@ public final class DrillRunner {
         self.options = options
         self.emit = emit
         store = try WorkflowStore(path: options.databasePath)
+        dispatcher = OutboxDispatcher(store: store, options: Self.dispatcherOptions(options))
+    }
+
+    static func dispatcherOptions(_ options: Options) -> OutboxDispatcher.Options {
+        var channels = options.channels
+        // The drill prints every attempt itself; the console channel stays quiet.
+        if channels[WorkflowTransaction.localLog.channel] == nil {
+            channels[WorkflowTransaction.localLog.channel] = ConsoleChannel(name: WorkflowTransaction.localLog.channel, sink: { _ in })
+        }
+        var dispatch = OutboxDispatcher.Options(deviceID: options.deviceID, isTest: options.isTest, channels: channels)
+        dispatch.retry = RetryPolicy(base: options.firstRetry, maximum: options.maximumRetry, minimum: min(1, options.firstRetry))
+        dispatch.probeInterval = options.probeInterval
+        dispatch.timeZone = options.timeZone
+        return dispatch
+    }
+
+    /// Every channel a `network` step switches, console included, in a stable order for the journal.
+    private var channelNames: [String] {
+        Set(options.channels.keys).union([WorkflowTransaction.localLog.channel]).sorted()
     }
 
     /// A test alarm is started by whoever can run this command on the device: it may stand the
@@ -95,6 +113,7 @@ public final class DrillRunner {
             if case .crash = step.action {
                 // The process dies here: nothing in memory survives; the database is all there is.
                 store = try WorkflowStore(path: options.databasePath)
+                dispatcher = OutboxDispatcher(store: store, options: Self.dispatcherOptions(options))
                 networkUp = try store.setting("drillProgress", as: Progress.self)?.networkUp ?? true
                 emit(JSONLine.make([("t", .number(now)), ("type", .string("restart")), ("state", .string(try store.workflow().state.rawValue))]))
             }
@@ -132,7 +151,7 @@ public final class DrillRunner {
         switch step.action {
         case .start(let name, let phone, let country):
             let person = try ProtectedPerson(fullName: name, phone: phone, country: country)
-            let position = try tx.setting("lastPosition", as: StoredPosition.self)
+            let position = try tx.lastPosition()
             try apply(.startProtection(person, gnssConfigured: position != nil, hasFix: position != nil))
         case .contact(let name, let phone, let pin, let channel):
             try tx.saveContact(Contact(name: name, phone: phone, channel: channel ?? "console"), pin: pin, at: utc)
@@ -163,15 +182,13 @@ public final class DrillRunner {
                 pending.append(.ignored("PIN entry locked for \(Int(seconds.rounded(.up))) s after wrong tries"))
             }
         case .position(let latitude, let longitude, let accuracy, let speed):
-            let position = StoredPosition(latitude: latitude, longitude: longitude, accuracy: accuracy, speed: speed)
-            try tx.setSetting("lastPosition", position)
-            // The payload carries the two positions before the latest: the direction of travel.
-            var history = try tx.setting("positionHistory", as: [StoredPosition].self) ?? []
-            history = Array(([position] + history).prefix(3))
-            try tx.setSetting("positionHistory", history)
+            try tx.recordPosition(StoredPosition(latitude: latitude, longitude: longitude, accuracy: accuracy, speed: speed))
             try apply(.position(latitude: latitude, longitude: longitude))
         case .network(let up):
             networkUp = up
+            for name in channelNames {
+                if up { try tx.markChannelUp(name, at: utc) } else { try tx.markChannelDown(name, at: utc) }
+            }
         case .battery(let percent):
             let last = try tx.setting("lowBatteryWarnedAt", as: Int64.self)
             if percent < 20, last.map({ utc - $0 >= 86_400_000_000_000 }) ?? true {
@@ -205,69 +222,21 @@ public final class DrillRunner {
         }
     }
 
-    /// The attempt is emitted before it is recorded: killed in between, the drill sends the same
-    /// message again after restarting, under the same idempotency key, rather than losing it.
+    /// Each attempt is printed before the dispatcher records it: killed in between, the drill sends
+    /// the same message again after restarting, under the same idempotency key, rather than losing it.
     private func deliver() async throws {
-        for message in try store.due(at: utc) {
-            let attempt = message.attempts + 1
-            let text = try self.text(for: message)
-            if message.channel == WorkflowTransaction.localLog.channel {
-                emitMessage(message, text: text, delivered: networkUp, attempt: attempt)
-                if networkUp {
-                    report(try store.delivered(message, at: utc))
-                } else {
-                    try store.failed(message, retryAfter: backoff(message), at: utc)
-                }
-                continue
-            }
-            guard let channel = options.channels[message.channel] else {
-                try store.abandon(message, reason: "no \(message.channel) channel is configured", at: utc)
-                emit(JSONLine.make([("t", .number(now)), ("type", .string("error")), ("message", .string("\(message.idempotencyKey): no \(message.channel) channel is configured; not delivered"))]))
-                continue
-            }
-            guard networkUp else {
-                emitMessage(message, text: text, delivered: false, attempt: attempt)
-                try store.failed(message, retryAfter: backoff(message), at: utc)
-                continue
-            }
-            let outgoing = OutgoingMessage(
-                idempotencyKey: message.idempotencyKey, kind: MessageKind(rawValue: message.kind) ?? .alert,
-                recipient: message.recipient, text: text, payload: try payload(for: message, text: text), attempt: attempt)
-            let outcome = await channel.deliver(outgoing)
-            switch outcome {
-            case .delivered:
-                emitMessage(message, text: text, delivered: true, attempt: attempt)
-                report(try store.delivered(message, at: utc))
-            case .retryAfter(let seconds, let reason):
-                emitMessage(message, text: text, delivered: false, attempt: attempt, reason: reason)
-                try store.failed(message, retryAfter: seconds, at: utc)
-            case .permanentFailure(let reason):
-                emitMessage(message, text: text, delivered: false, attempt: attempt, reason: reason)
-                try store.abandon(message, reason: reason, at: utc)
+        try await dispatcher.deliverDue(at: utc) { event in
+            switch event {
+            case .attempted(let message, let text, let delivered, let attempt, let reason):
+                emitMessage(message, text: text, delivered: delivered, attempt: attempt, reason: reason)
+            case .superseded(let message, let newer):
+                emit(JSONLine.make([("t", .number(now)), ("type", .string("note")), ("text", .string("\(message.idempotencyKey) superseded by \(newer.idempotencyKey); not sent"))]))
+            case .abandoned(let message, let reason):
+                emit(JSONLine.make([("t", .number(now)), ("type", .string("error")), ("message", .string("\(message.idempotencyKey): \(reason); not delivered"))]))
+            case .workflow(let actions):
+                report(actions)
             }
         }
-    }
-
-    private func backoff(_ message: OutboxMessage) -> Double {
-        min(options.maximumRetry, options.firstRetry * pow(2, Double(message.attempts)))
-    }
-
-    /// The machine-readable form of a message: trigger, position with its trust, the positions
-    /// before it, speed and heading, the message's sequence number.
-    private func payload(for message: OutboxMessage, text: String) throws -> EmergencyPayload {
-        let machine = try store.workflow()
-        let history = try store.setting("positionHistory", as: [StoredPosition].self) ?? []
-        func position(_ p: StoredPosition) -> EmergencyPayload.Position {
-            EmergencyPayload.Position(latitude: p.latitude, longitude: p.longitude, accuracy: p.accuracy, trusted: true)
-        }
-        // Keys read msg-<sequence>-<channel>-<recipient>.
-        let sequence = Int(message.idempotencyKey.split(separator: "-").dropFirst().first ?? "") ?? 0
-        return EmergencyPayload(
-            kind: MessageKind(rawValue: message.kind) ?? .alert, text: text, trigger: machine.trigger, isTest: options.isTest,
-            timestamp: Date(timeIntervalSince1970: Double(utc) / 1e9), sequence: sequence, deviceID: options.deviceID,
-            personID: machine.person?.phone.e164 ?? "unknown", recipient: message.recipient,
-            position: history.first.map(position), previousPositions: history.dropFirst().map(position),
-            speed: history.first?.speed)
     }
 
     private func emitMessage(_ message: OutboxMessage, text: String, delivered: Bool, attempt: Int, reason: String? = nil) {
@@ -278,24 +247,5 @@ public final class DrillRunner {
         ]
         if let reason { fields.append(("reason", .string(reason))) }
         emit(JSONLine.make(fields))
-    }
-
-    private func text(for message: OutboxMessage) throws -> String {
-        let machine = try store.workflow()
-        guard let person = machine.person, let kind = MessageKind(rawValue: message.kind) else { return message.kind }
-        let stored = try store.setting("lastPosition", as: StoredPosition.self)
-        let fix = stored.map {
-            GNSSFix(timestampNanoseconds: 0, mode: .threeD, latitude: $0.latitude, longitude: $0.longitude, speed: $0.speed, horizontalAccuracy: $0.accuracy)
-        }
-        let device = switch machine.trigger {
-        case .automaticCrash: "crash detector"
-        case .manual where machine.raisedFromKeychain: "keychain"
-        case .manual: "safety device"
-        default: "fall detector"
-        }
-        let context = MessageContext(
-            person: person, device: device, position: fix, time: Date(timeIntervalSince1970: Double(utc) / 1e9),
-            timeZone: options.timeZone, isTest: options.isTest)
-        return MessageText.text(kind, context, batteryPercent: try store.setting("batteryPercent", as: Int.self))
     }
 }

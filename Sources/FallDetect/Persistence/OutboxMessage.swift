@@ -10,6 +10,15 @@ public struct OutboxMessage: Sendable, Equatable, FetchableRecord {
     public var recipient: String
     public var attempts: Int
 
+    init(id: Int64, idempotencyKey: String, kind: String, channel: String, recipient: String, attempts: Int) {
+        self.id = id
+        self.idempotencyKey = idempotencyKey
+        self.kind = kind
+        self.channel = channel
+        self.recipient = recipient
+        self.attempts = attempts
+    }
+
     public init(row: Row) {
         id = row["id"]
         idempotencyKey = row["idempotencyKey"]

@@ -69,6 +69,24 @@ public final class WorkflowStore: Sendable {
                 t.column("sentAt", .integer)
             }
         }
+        migrator.registerMigration("v3-dispatcher") { db in
+            // Delivery decisions the dispatcher must remember across a restart: which messages a
+            // newer one superseded, which go first, which was tried longest ago (probe rotation),
+            // and each channel's health (backoff is per channel, not per message).
+            try db.alter(table: "outbox") { t in
+                t.add(column: "priority", .integer).notNull().defaults(to: 1)
+                t.add(column: "supersededAt", .integer)
+                t.add(column: "lastAttemptAt", .integer)
+            }
+            try db.execute(sql: "UPDATE outbox SET priority = 0 WHERE kind = 'alert'")
+            try db.create(table: "channelHealth") { t in
+                t.primaryKey("channel", .text)
+                t.column("failingSince", .integer).notNull()
+                t.column("nextProbeAt", .integer).notNull()
+                t.column("failures", .integer).notNull().defaults(to: 0)
+                t.column("isDown", .boolean).notNull().defaults(to: false)
+            }
+        }
         return migrator
     }
 
@@ -107,6 +125,8 @@ public final class WorkflowStore: Sendable {
     public func failed(_ message: OutboxMessage, retryAfter: Double, at now: Int64) throws {
         try transaction { try $0.failed(message, retryAfter: retryAfter, at: now) }
     }
+
+    public func channelHealth() throws -> [ChannelHealth] { try snapshot { try $0.channelHealth() } }
 
     public func incidents() throws -> [Incident] {
         try read { db in try Incident.fetchAll(db, sql: "SELECT id, trigger, startedAt, endedAt, outcome, sentAt FROM incident ORDER BY id") }

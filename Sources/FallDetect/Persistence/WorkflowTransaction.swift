@@ -84,6 +84,9 @@ public struct WorkflowTransaction {
             if case .send(let kind) = action { try queue(kind, at: now) }
             if case .transition(_, let to, let reason) = action { try recordIncident(to, reason: reason, trigger: machine.trigger, at: now) }
         }
+        if let end = machine.trackingEndsAt, end != before.trackingEndsAt {
+            try note("tracking", "until \(Self.isoTime(end))", at: now)
+        }
         // Most ticks change nothing; writing nothing then keeps them free of disk syncs.
         if machine != before { try setSetting("workflow", machine) }
         return actions
@@ -123,7 +126,7 @@ public struct WorkflowTransaction {
             // An alert still waiting for its retry must not arrive after the all clear, and whoever
             // never heard of the emergency needs no all clear.
             let pending = try OutboxMessage.fetchAll(
-                db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts FROM outbox WHERE deliveredAt IS NULL AND nextAttemptAt < ?",
+                db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ?",
                 arguments: [Int64.max])
             for message in pending { try abandon(message, reason: "superseded by the all clear", at: now) }
             let notified = Set(try String.fetchAll(db, sql: "SELECT DISTINCT recipient FROM outbox WHERE deliveredAt IS NOT NULL"))
@@ -131,8 +134,8 @@ public struct WorkflowTransaction {
         }
         for recipient in recipients {
             try db.execute(
-                sql: "INSERT OR IGNORE INTO outbox(idempotencyKey, kind, channel, recipient, createdAt, nextAttemptAt) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: ["msg-\(sequence)-\(recipient.0)-\(recipient.1)", kind.rawValue, recipient.0, recipient.1, now, now])
+                sql: "INSERT OR IGNORE INTO outbox(idempotencyKey, kind, channel, recipient, createdAt, nextAttemptAt, priority) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: ["msg-\(sequence)-\(recipient.0)-\(recipient.1)", kind.rawValue, recipient.0, recipient.1, now, now, kind.deliveryPriority])
         }
     }
 
@@ -140,6 +143,11 @@ public struct WorkflowTransaction {
 
     public func note(_ type: String, _ payload: String, at now: Int64) throws {
         try db.execute(sql: "INSERT INTO journal(t, type, payload) VALUES (?, ?, ?)", arguments: [now, type, payload])
+    }
+
+    /// A journal time: ISO 8601 UTC, whole seconds.
+    static func isoTime(_ nanoseconds: Int64) -> String {
+        ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(nanoseconds) / 1e9))
     }
 
     func journal(_ action: WorkflowAction, at now: Int64) throws {
@@ -163,7 +171,7 @@ public struct WorkflowTransaction {
     /// Messages not yet delivered whose next attempt is due.
     public func due(at now: Int64) throws -> [OutboxMessage] {
         try OutboxMessage.fetchAll(
-            db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts FROM outbox WHERE deliveredAt IS NULL AND nextAttemptAt <= ? ORDER BY id",
+            db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt <= ? ORDER BY id",
             arguments: [now])
     }
 

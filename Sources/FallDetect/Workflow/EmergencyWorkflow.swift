@@ -22,7 +22,12 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
     private var countdownDeadline: Int64?
     private var sendingStarted: Int64?
     private var delivered = false
+    /// When tracking ends: 30 min after the alert was delivered, so it is set only then.
     private var trackingUntil: Int64?
+    /// Tracking is on but its end waits for the alert's delivery (EMERGENCY_SENDING or
+    /// EMERGENCY_SENDING_FAILED). Optional so that a snapshot written before it existed still loads;
+    /// such a snapshot had its end fixed when sending began, and a delivery fixes it anew.
+    private var trackingAwaitsDelivery: Bool?
     private var lastLocationSent: Int64?
     private var lastSentPosition: Position?
     private var latestPosition: Position?
@@ -42,7 +47,10 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
     }
 
     public var isProtecting: Bool { person != nil }
-    public var isTracking: Bool { trackingUntil != nil }
+    public var isTracking: Bool { trackingUntil != nil || trackingAwaitsDelivery == true }
+
+    /// When tracking ends (UTC ns): fixed when the alert is delivered (EMERGENCY_SENT), nil before.
+    public var trackingEndsAt: Int64? { delivered ? trackingUntil : nil }
 
     /// What the wearer's screen shows: under duress the device pretends all is well.
     public var displayedState: EmergencyState { underDuress ? .noEmergency : state }
@@ -51,6 +59,12 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
     public func countdownRemaining(at now: Int64) -> Double? {
         guard state == .alertCountdown, let deadline = countdownDeadline else { return nil }
         return max(0, Double(deadline - now) / 1e9)
+    }
+
+    /// Seconds of tracking left, nil when not tracking or while the alert is not yet delivered
+    /// (tracking then lasts until `settings.trackingDuration` after the delivery).
+    public func trackingRemaining(at now: Int64) -> Double? {
+        trackingEndsAt.map { max(0, Double($0 - now) / 1e9) }
     }
 
     /// Seconds until the keychain alarm repeats its message (shown as mm:ss), nil when it does not.
@@ -113,6 +127,11 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
         case .delivered(let kind):
             guard kind == .alert, state == .emergencySending || state == .emergencySendingFailed else { return [] }
             delivered = true
+            if isTracking {
+                // Tracking lasts from the moment a contact knows, not from when sending began.
+                trackingUntil = now + nanoseconds(settings.trackingDuration)
+                trackingAwaitsDelivery = nil
+            }
             return [move(to: .emergencySent, "delivery confirmed")]
         case .position(let latitude, let longitude):
             latestPosition = Position(latitude: latitude, longitude: longitude)
@@ -177,7 +196,8 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
         if state == .alertCountdown, let deadline = countdownDeadline, now >= deadline {
             countdownDeadline = nil
             sendingStarted = now
-            trackingUntil = now + nanoseconds(settings.trackingDuration)
+            trackingUntil = nil
+            trackingAwaitsDelivery = true
             lastLocationSent = now
             lastSentPosition = latestPosition
             if raisedFromKeychain { nextKeychainRepeat = now + nanoseconds(settings.keychainRepeatInterval) }
@@ -192,9 +212,10 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
             nextKeychainRepeat = now + nanoseconds(settings.keychainRepeatInterval)
             actions.append(.send(.keychainRepeat))
         }
-        if let until = trackingUntil {
-            if now >= until {
+        if isTracking {
+            if let until = trackingEndsAt, now >= until {
                 trackingUntil = nil
+                trackingAwaitsDelivery = nil
                 actions += [.tracking(on: false), .send(.trackingStopped)]
                 if state == .emergencySent { actions.append(move(to: .emergencyEnded, "tracking finished")) }
             } else {
@@ -247,6 +268,7 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
         var actions = silence()
         if isTracking {
             trackingUntil = nil
+            trackingAwaitsDelivery = nil
             actions.append(.tracking(on: false))
         }
         nextKeychainRepeat = nil
@@ -260,6 +282,7 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
         var actions = silence()
         if isTracking {
             trackingUntil = nil
+            trackingAwaitsDelivery = nil
             actions += [.tracking(on: false), .send(.trackingStopped)]
         }
         nextKeychainRepeat = nil

@@ -6,7 +6,7 @@ public struct WorkflowSettings: Sendable, Hashable, Codable {
     public var manualCountdown: Double = 30
     /// Without any confirmed delivery for this long, the state becomes EMERGENCY_SENDING_FAILED.
     public var sendingFailureTimeout: Double = 15 * 60
-    /// Location tracking after the emergency is sent.
+    /// Location tracking lasts this long from the alert's delivery (EMERGENCY_SENT).
     public var trackingDuration: Double = 30 * 60
     /// A location update goes out after moving this far…
     public var trackingDistance: Double = 50

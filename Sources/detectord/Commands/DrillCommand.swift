@@ -15,8 +15,9 @@ struct DrillCommand: AsyncParsableCommand {
             position {lat, lon, accuracy_m, speed_mps}, network {up}, battery {percent}, crash, advance. \
             The journal is printed as JSON lines: transition, message, alarm, note, restart and error. \
             Invalid lines are reported with their number and skipped. Run again with the same --db, a \
-            drill that was killed resumes where its database says it was. Messages always go to the console channel, \
-            which fails while the script has the network down. A contact may name another channel \
+            drill that was killed resumes where its database says it was. Messages always go to the console channel. \
+            network {up: false} marks every channel down: attempts fail without being made, one probe per channel \
+            at most 15 s apart; network {up: true} sends everything waiting at once, alerts first. A contact may name another channel \
             ({"do": "contact", ..., "channel": "webhook"}); --config FILE configures them as JSON: \
             {"webhook": {"url": URL, "secret": TEXT}, "sms": {"device": PATH, "baud": N}}. \
             Examples are in Datasets/drills/.

@@ -8,8 +8,9 @@ struct StatusCommand: ParsableCommand {
         abstract: "Show the emergency workflow's state from its database.",
         discussion: """
             Reads the SQLite database the workflow keeps (the one a drill or, later, the daemon writes) \
-            and prints the state, the countdown or the time to the next keychain message, the contacts, \
-            messages waiting in the outbox and the latest incidents. It only reads.
+            and prints the state, the countdown or the time to the next keychain message, the tracking time \
+            left (30 min from the alert's delivery), the contacts, messages waiting in the outbox, channels \
+            that are failing and the latest incidents. It only reads.
             """)
 
     @Option(help: ArgumentHelp("The workflow database.", valueName: "path"))
@@ -42,10 +43,20 @@ struct StatusCommand: ParsableCommand {
         if let left = machine.countdownRemaining(at: now) { lines.append("countdown:  \(clock(left)) left") }
         if let next = machine.nextKeychainMessage(at: now) { lines.append("keychain:   next message in \(clock(next))") }
         lines.append("alarm:      \(machine.alarmOn ? "on" : "off"), tracking \(machine.isTracking ? "on" : "off")")
+        if let left = machine.trackingRemaining(at: now), let end = machine.trackingEndsAt {
+            lines.append("tracking:   \(clock(left)) left (until \(timestamp(end)))")
+        } else if machine.isTracking {
+            lines.append("tracking:   until \(Int(machine.settings.trackingDuration / 60)) min after the alert is delivered")
+        }
         let contacts = try store.contacts()
         lines.append("contacts:   \(contacts.isEmpty ? "none" : contacts.map { "\($0.name) \($0.phone) (\($0.channel))" }.joined(separator: ", "))")
-        let waiting = try store.due(at: Int64.max)
+        // Abandoned messages sit at Int64.max: they wait for nothing.
+        let waiting = try store.due(at: Int64.max - 1)
         lines.append("outbox:     \(waiting.count) message\(waiting.count == 1 ? "" : "s") waiting")
+        for health in try store.channelHealth() {
+            let how = health.isDown ? "down" : "failing"
+            lines.append("channel:    \(health.channel) \(how) since \(timestamp(health.failingSince)), next try at \(timestamp(health.nextProbeAt))")
+        }
         for incident in try store.incidents().suffix(3) {
             var text = "incident \(incident.id): \(incident.trigger) at \(timestamp(incident.startedAt))"
             if let sent = incident.sentAt { text += ", sent at \(timestamp(sent))" }

@@ -1,0 +1,45 @@
+/// Which waiting message goes next, as a pure function of the outbox and the channels' health:
+///
+/// - alerts first, then by creation;
+/// - a follow-up waits while its recipient's alert is still undelivered (an abandoned alert no
+///   longer holds anything back);
+/// - a healthy channel takes everything due; a failing one only its probe, when the probe is due:
+///   the highest-priority message, among equals the one tried longest ago, so that one recipient
+///   whose messages keep failing cannot starve the others on the same channel.
+enum DeliveryOrder {
+    /// Messages that may be attempted now, in the order to try them.
+    static func due(_ pending: [PendingMessage], health: [ChannelHealth], at now: Int64) -> [PendingMessage] {
+        let blocked = recipientsAwaitingTheirAlert(pending)
+        let failing = Dictionary(health.map { ($0.channel, $0) }, uniquingKeysWith: { first, _ in first })
+        var probes: [String: PendingMessage] = [:]
+        var result: [PendingMessage] = []
+        for message in pending where message.nextAttemptAt <= now && (message.isAlert || !blocked.contains(message.recipientKey)) {
+            guard let channel = failing[message.message.channel] else {
+                result.append(message)
+                continue
+            }
+            guard channel.nextProbeAt <= now else { continue }
+            if let current = probes[channel.channel], !isBetterProbe(message, than: current) { continue }
+            probes[channel.channel] = message
+        }
+        return (result + probes.values).sorted { ($0.priority, $0.message.id) < ($1.priority, $1.message.id) }
+    }
+
+    /// When something next falls due (UTC ns), nil when nothing waits.
+    static func nextDue(_ pending: [PendingMessage], health: [ChannelHealth]) -> Int64? {
+        let blocked = recipientsAwaitingTheirAlert(pending)
+        let failing = Dictionary(health.map { ($0.channel, $0.nextProbeAt) }, uniquingKeysWith: { first, _ in first })
+        return pending.lazy
+            .filter { $0.isAlert || !blocked.contains($0.recipientKey) }
+            .map { message in max(message.nextAttemptAt, failing[message.message.channel] ?? Int64.min) }
+            .min()
+    }
+
+    private static func recipientsAwaitingTheirAlert(_ pending: [PendingMessage]) -> Set<String> {
+        Set(pending.filter(\.isAlert).map(\.recipientKey))
+    }
+
+    private static func isBetterProbe(_ a: PendingMessage, than b: PendingMessage) -> Bool {
+        (a.priority, a.lastAttemptAt ?? Int64.min, a.message.id) < (b.priority, b.lastAttemptAt ?? Int64.min, b.message.id)
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+
+/// The one place that sends what the workflow asked for, retries, and records the outcome; used
+/// by `detectord drill` and the daemon. Not an actor: the caller owns it from one task and calls
+/// `deliverDue(at:)` after every input and whenever `nextDue()` says something falls due.
+///
+/// Rules (docs/workflow.md, "Delivery"):
+/// - Backoff is per channel, not per message. While a channel fails, one probe goes out at most
+///   every `probeInterval`; once an attempt on it succeeds, or `channelRecovered` is called,
+///   everything waiting on it is due at once, alerts first, then by creation.
+/// - A follow-up never goes to a recipient before that recipient's alert was delivered. If the
+///   alert is abandoned (a permanent failure), the follow-ups go without it, and the journal says
+///   so: one rejected message must not silence a guardian who can still be reached.
+/// - A newer location update supersedes the older undelivered ones to the same recipient: a
+///   contact back online gets the current position once, not a backlog.
+///
+/// Every decision is written to the store before the next one is made, so a new dispatcher on the
+/// same database carries on exactly. Each attempt is made before it is recorded: killed between
+/// the two, the same message goes again under the same idempotency key, and nothing is lost.
+public final class OutboxDispatcher {
+    public struct Options: Sendable {
+        /// Marks every payload (and text) as a test of the alarm chain.
+        public var isTest = false
+        /// Stands in the payload's device_id.
+        public var deviceID: String
+        /// Per-channel backoff while a channel is failing: the delay after its n-th consecutive
+        /// failure is the policy's ceiling (no jitter, so a restart reproduces it), never more than
+        /// `probeInterval`, and never less than what the channel itself asked for, up to that cap.
+        public var retry = RetryPolicy(base: 2, maximum: 15, minimum: 1)
+        /// While a channel fails, its highest-priority message is tried at least this often (s),
+        /// so a channel that comes back is noticed within this time, never after a long backoff.
+        public var probeInterval: Double = 15
+        /// Channels by name; "console" is a `ConsoleChannel` printing to stdout if absent.
+        public var channels: [String: any AlertChannel] = [:]
+        /// The contacts' time zone, for the times in message texts.
+        public var timeZone = TimeZone(identifier: "UTC") ?? .current
+
+        public init(deviceID: String, isTest: Bool = false, channels: [String: any AlertChannel] = [:]) {
+            self.deviceID = deviceID
+            self.isTest = isTest
+            self.channels = channels
+        }
+    }
+
+    public let options: Options
+    private let store: WorkflowStore
+    private let channels: [String: any AlertChannel]
+
+    public init(store: WorkflowStore, options: Options) {
+        self.store = store
+        self.options = options
+        var channels = options.channels
+        if channels[WorkflowTransaction.localLog.channel] == nil {
+            channels[WorkflowTransaction.localLog.channel] = ConsoleChannel(name: WorkflowTransaction.localLog.channel)
+        }
+        self.channels = channels
+    }
+
+    /// Sends everything due at `utc` (UTC ns) in priority order; returns what happened, in order,
+    /// including the workflow actions caused by confirmed deliveries (e.g. EMERGENCY_SENT).
+    public func deliverDue(at utc: Int64) async throws -> [DispatchReport] {
+        var reports: [DispatchReport] = []
+        try await deliverDue(at: utc) { reports.append($0) }
+        return reports
+    }
+
+    /// The same, handing each report to `report` as it happens: an attempt right after the
+    /// channel answered and before it is recorded, so a caller that logs it (the drill) shows every
+    /// attempt even when killed before the record; the repeat after a restart carries the same key.
+    public func deliverDue(at utc: Int64, report: (DispatchReport) -> Void) async throws {
+        for superseded in try supersedeStaleLocationUpdates(at: utc) { report(superseded) }
+        var tried: Set<Int64> = []
+        while let next = try nextToTry(at: utc, excluding: tried) {
+            tried.insert(next.message.id)
+            try await attempt(next.message, channelDown: next.channelDown, at: utc, report: report)
+        }
+    }
+
+    /// A channel says it is reachable again (network up, modem registered): everything waiting on
+    /// it becomes due now, alerts first.
+    public func channelRecovered(_ name: String, at utc: Int64) throws {
+        try store.transaction { try $0.markChannelUp(name, at: utc) }
+    }
+
+    /// A channel says it is down (drill `network {up:false}`): attempts fail without being made.
+    public func channelDown(_ name: String, at utc: Int64) throws {
+        try store.transaction { try $0.markChannelDown(name, at: utc) }
+    }
+
+    /// When the next message falls due (nil when none waits): the caller sleeps until then.
+    public func nextDue() throws -> Int64? {
+        try store.snapshot { tx in DeliveryOrder.nextDue(try tx.pendingMessages(), health: try tx.channelHealth()) }
+    }
+
+    // MARK: Deciding
+
+    private func nextToTry(at utc: Int64, excluding tried: Set<Int64>) throws -> (message: OutboxMessage, channelDown: Bool)? {
+        try store.snapshot { tx in
+            let health = try tx.channelHealth()
+            guard let next = DeliveryOrder.due(try tx.pendingMessages(), health: health, at: utc).first(where: { !tried.contains($0.message.id) })
+            else { return nil }
+            return (next.message, health.contains { $0.channel == next.message.channel && $0.isDown })
+        }
+    }
+
+    private func supersedeStaleLocationUpdates(at utc: Int64) throws -> [DispatchReport] {
+        try store.transaction { tx in
+            let updates = try tx.pendingMessages().filter { $0.message.kind == MessageKind.locationUpdate.rawValue }
+            var newest: [String: OutboxMessage] = [:]
+            for update in updates where (newest[update.recipientKey]?.id ?? Int64.min) < update.message.id {
+                newest[update.recipientKey] = update.message
+            }
+            var reports: [DispatchReport] = []
+            for update in updates.sorted(by: { $0.message.id < $1.message.id }) {
+                guard let latest = newest[update.recipientKey], latest.id != update.message.id else { continue }
+                try tx.supersede(update.message, by: latest, at: utc)
+                reports.append(.superseded(message: update.message, by: latest))
+            }
+            return reports
+        }
+    }
+
+    /// The delay before a failing channel's next probe.
+    func probeDelay(afterFailures failures: Int, channelAsked hint: Double?) -> Double {
+        min(options.probeInterval, max(hint ?? 0, options.retry.ceiling(afterAttempt: failures)))
+    }
+
+    // MARK: Sending
+
+    private func attempt(_ message: OutboxMessage, channelDown: Bool, at utc: Int64, report: (DispatchReport) -> Void) async throws {
+        let number = message.attempts + 1
+        if channelDown {
+            let reason = "the \(message.channel) channel is down"
+            let text = try store.snapshot { try self.text(for: message, in: $0, at: utc) }
+            report(.attempted(message: message, text: text, delivered: false, attempt: number, reason: reason))
+            try recordFailure(message, channelAsked: nil, reason: reason, at: utc)
+            return
+        }
+        guard let channel = channels[message.channel] else {
+            let reason = "no \(message.channel) channel is configured"
+            try store.transaction { try $0.abandon(message, reason: journalReason(reason, for: message), at: utc) }
+            report(.abandoned(message: message, reason: reason))
+            return
+        }
+        let outgoing = try store.snapshot { tx in
+            let text = try self.text(for: message, in: tx, at: utc)
+            return OutgoingMessage(
+                idempotencyKey: message.idempotencyKey, kind: MessageKind(rawValue: message.kind) ?? .alert, recipient: message.recipient,
+                text: text, payload: try payload(for: message, text: text, in: tx, at: utc), attempt: number)
+        }
+        let outcome = await channel.deliver(outgoing)
+        switch outcome {
+        case .delivered:
+            report(.attempted(message: message, text: outgoing.text, delivered: true, attempt: number, reason: nil))
+            let actions = try store.transaction { try $0.recordDelivery(message, at: utc) }
+            if !actions.isEmpty { report(.workflow(actions)) }
+        case .retryAfter(let seconds, let reason):
+            report(.attempted(message: message, text: outgoing.text, delivered: false, attempt: number, reason: reason))
+            try recordFailure(message, channelAsked: seconds, reason: reason, at: utc)
+        case .permanentFailure(let reason):
+            report(.attempted(message: message, text: outgoing.text, delivered: false, attempt: number, reason: reason))
+            try store.transaction { tx in
+                try tx.abandon(message, reason: journalReason(reason, for: message), at: utc)
+                // The channel answered: it is reachable, whatever it thought of this message.
+                try tx.markChannelUp(message.channel, at: utc)
+            }
+            report(.abandoned(message: message, reason: reason))
+        }
+    }
+
+    private func recordFailure(_ message: OutboxMessage, channelAsked hint: Double?, reason: String, at utc: Int64) throws {
+        try store.transaction { tx in
+            let failures = (try tx.channelHealth().first { $0.channel == message.channel }?.failures ?? 0) + 1
+            try tx.recordFailedAttempt(message, delay: probeDelay(afterFailures: failures, channelAsked: hint), reason: reason, at: utc)
+        }
+    }
+
+    /// An abandoned alert's journal line says what becomes of the recipient's follow-ups.
+    private func journalReason(_ reason: String, for message: OutboxMessage) -> String {
+        guard message.kind == MessageKind.alert.rawValue else { return reason }
+        return "\(reason); follow-ups to \(message.recipient) will be sent without it"
+    }
+
+    // MARK: Content, built at send time from the store
+
+    /// The human text: a retried alert says what is known when it finally goes out.
+    private func text(for message: OutboxMessage, in tx: WorkflowTransaction, at utc: Int64) throws -> String {
+        let machine = try tx.workflow()
+        guard let person = machine.person, let kind = MessageKind(rawValue: message.kind) else { return message.kind }
+        let fix = try tx.lastPosition().map {
+            GNSSFix(timestampNanoseconds: 0, mode: .threeD, latitude: $0.latitude, longitude: $0.longitude, speed: $0.speed, horizontalAccuracy: $0.accuracy)
+        }
+        let device = switch machine.trigger {
+        case .automaticCrash: "crash detector"
+        case .manual where machine.raisedFromKeychain: "keychain"
+        case .manual: "safety device"
+        default: "fall detector"
+        }
+        let context = MessageContext(
+            person: person, device: device, position: fix, time: Date(timeIntervalSince1970: Double(utc) / 1e9),
+            timeZone: options.timeZone, isTest: options.isTest)
+        return MessageText.text(kind, context, batteryPercent: try tx.setting("batteryPercent", as: Int.self))
+    }
+
+    /// The machine-readable form: trigger, position with its trust, the positions before it,
+    /// speed, the message's sequence number.
+    private func payload(for message: OutboxMessage, text: String, in tx: WorkflowTransaction, at utc: Int64) throws -> EmergencyPayload {
+        let machine = try tx.workflow()
+        let history = try tx.positionHistory()
+        func position(_ p: StoredPosition) -> EmergencyPayload.Position {
+            EmergencyPayload.Position(latitude: p.latitude, longitude: p.longitude, accuracy: p.accuracy, trusted: true)
+        }
+        // Keys read msg-<sequence>-<channel>-<recipient>.
+        let sequence = Int(message.idempotencyKey.split(separator: "-").dropFirst().first ?? "") ?? 0
+        return EmergencyPayload(
+            kind: MessageKind(rawValue: message.kind) ?? .alert, text: text, trigger: machine.trigger, isTest: options.isTest,
+            timestamp: Date(timeIntervalSince1970: Double(utc) / 1e9), sequence: sequence, deviceID: options.deviceID,
+            personID: machine.person?.phone.e164 ?? "unknown", recipient: message.recipient,
+            position: history.first.map(position), previousPositions: history.dropFirst().map(position),
+            speed: history.first?.speed)
+    }
+}

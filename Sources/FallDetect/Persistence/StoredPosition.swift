@@ -1,0 +1,18 @@
+/// The wearer's latest position as the store keeps it (setting "lastPosition", and the three
+/// latest, newest first, in "positionHistory"): what messages and payloads are built from at send
+/// time, so a retried alert carries the position known when it finally goes out.
+public struct StoredPosition: Sendable, Equatable, Codable {
+    public var latitude: Double
+    public var longitude: Double
+    /// Estimated horizontal error, metres.
+    public var accuracy: Double?
+    /// Speed over ground, m/s.
+    public var speed: Double?
+
+    public init(latitude: Double, longitude: Double, accuracy: Double? = nil, speed: Double? = nil) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.accuracy = accuracy
+        self.speed = speed
+    }
+}

@@ -1,0 +1,93 @@
+import GRDB
+
+/// What `OutboxDispatcher` reads and records. Each method runs inside the caller's transaction, so
+/// a decision and its journal line commit together and survive a restart.
+extension WorkflowTransaction {
+    // MARK: Positions
+
+    /// Records the wearer's position: the latest, and the three latest (newest first) that the
+    /// payload's direction of travel is built from.
+    public func recordPosition(_ position: StoredPosition) throws {
+        try setSetting("lastPosition", position)
+        let history = try positionHistory()
+        try setSetting("positionHistory", Array(([position] + history).prefix(3)))
+    }
+
+    public func lastPosition() throws -> StoredPosition? { try setting("lastPosition", as: StoredPosition.self) }
+
+    /// Newest first, at most three.
+    public func positionHistory() throws -> [StoredPosition] { try setting("positionHistory", as: [StoredPosition].self) ?? [] }
+
+    // MARK: Channel health
+
+    public func channelHealth() throws -> [ChannelHealth] {
+        try ChannelHealth.fetchAll(db, sql: "SELECT channel, failingSince, nextProbeAt, failures, isDown FROM channelHealth ORDER BY channel")
+    }
+
+    /// The caller says the channel cannot work now (no network): its attempts fail without being
+    /// made until `markChannelUp`, at the probe cadence.
+    public func markChannelDown(_ channel: String, at now: Int64) throws {
+        let wasDown = try Bool.fetchOne(db, sql: "SELECT isDown FROM channelHealth WHERE channel = ?", arguments: [channel]) ?? false
+        try db.execute(
+            sql: """
+                INSERT INTO channelHealth(channel, failingSince, nextProbeAt, failures, isDown) VALUES (?, ?, ?, 0, 1)
+                ON CONFLICT(channel) DO UPDATE SET isDown = 1
+                """,
+            arguments: [channel, now, now])
+        if !wasDown { try note("channel", "\(channel)|down", at: now) }
+    }
+
+    /// The channel works again (a delivery went through, or the caller says so): everything waiting
+    /// on it is due now.
+    public func markChannelUp(_ channel: String, at now: Int64) throws {
+        try db.execute(sql: "DELETE FROM channelHealth WHERE channel = ?", arguments: [channel])
+        let wasFailing = db.changesCount == 1
+        // Rows scheduled for later (`failed(_:retryAfter:at:)`, or a database from before per-channel
+        // backoff) are due now too.
+        try db.execute(
+            sql: "UPDATE outbox SET nextAttemptAt = ? WHERE channel = ? AND deliveredAt IS NULL AND nextAttemptAt > ? AND nextAttemptAt < ?",
+            arguments: [now, channel, now, Int64.max])
+        if wasFailing { try note("channel", "\(channel)|up", at: now) }
+    }
+
+    /// A transient failure (or an attempt on a channel marked down): the message counts the
+    /// attempt, the channel waits `delay` seconds before its next probe.
+    func recordFailedAttempt(_ message: OutboxMessage, delay: Double, reason: String, at now: Int64) throws {
+        try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1, lastAttemptAt = ? WHERE id = ?", arguments: [now, message.id])
+        let next = now + Int64((delay * 1e9).rounded())
+        let known = try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM channelHealth WHERE channel = ?)", arguments: [message.channel]) ?? false
+        try db.execute(
+            sql: """
+                INSERT INTO channelHealth(channel, failingSince, nextProbeAt, failures, isDown) VALUES (?, ?, ?, 1, 0)
+                ON CONFLICT(channel) DO UPDATE SET nextProbeAt = excluded.nextProbeAt, failures = failures + 1
+                """,
+            arguments: [message.channel, now, next])
+        if !known { try note("channel", "\(message.channel)|failing: \(reason)", at: now) }
+    }
+
+    /// A confirmed delivery: recorded once, the channel is healthy again, and the state machine
+    /// hears of it.
+    func recordDelivery(_ message: OutboxMessage, at now: Int64) throws -> [WorkflowAction] {
+        try db.execute(sql: "UPDATE outbox SET lastAttemptAt = ? WHERE id = ?", arguments: [now, message.id])
+        let actions = try delivered(message, at: now)
+        try markChannelUp(message.channel, at: now)
+        return actions
+    }
+
+    /// Undelivered, unabandoned, unsuperseded messages, alerts first, then by creation.
+    func pendingMessages() throws -> [PendingMessage] {
+        try PendingMessage.fetchAll(
+            db,
+            sql: """
+                SELECT id, idempotencyKey, kind, channel, recipient, attempts, priority, createdAt, nextAttemptAt, lastAttemptAt
+                FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ? ORDER BY priority, id
+                """,
+            arguments: [Int64.max])
+    }
+
+    /// An undelivered location update a newer one replaced: never sent.
+    func supersede(_ old: OutboxMessage, by newer: OutboxMessage, at now: Int64) throws {
+        try db.execute(sql: "UPDATE outbox SET supersededAt = ? WHERE id = ? AND deliveredAt IS NULL", arguments: [now, old.id])
+        try note("superseded", "\(old.idempotencyKey)|by \(newer.idempotencyKey)", at: now)
+    }
+}

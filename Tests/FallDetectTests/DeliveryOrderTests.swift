@@ -1,0 +1,48 @@
+import Testing
+@testable import FallDetect
+
+/// The ordering rules on their own: which waiting message goes next, and when.
+@Suite struct DeliveryOrderTests {
+    private var nextID: Int64 = 0
+
+    private mutating func pending(_ kind: MessageKind, to recipient: String, on channel: String = "sms", at t: Int64 = 0, lastTried: Int64? = nil) -> PendingMessage {
+        nextID += 1
+        let message = OutboxMessage(
+            id: nextID, idempotencyKey: "msg-\(nextID)-\(channel)-\(recipient)", kind: kind.rawValue, channel: channel, recipient: recipient, attempts: 0)
+        return PendingMessage(message: message, createdAt: t, lastAttemptAt: lastTried)
+    }
+
+    private func ids(_ messages: [PendingMessage]) -> [Int64] { messages.map(\.message.id) }
+
+    @Test mutating func alertsGoFirstAndFollowUpsWaitForTheirRecipientsAlert() {
+        let update = pending(.locationUpdate, to: "+1", at: 0) // 1: an earlier follow-up to +1
+        let alertA = pending(.alert, to: "+1", at: 5) // 2
+        let repeatB = pending(.keychainRepeat, to: "+2", at: 6) // 3: +2 has no alert waiting
+        let alertC = pending(.alert, to: "+3", at: 7) // 4
+        let due = DeliveryOrder.due([update, alertA, repeatB, alertC], health: [], at: 10)
+        #expect(ids(due) == [2, 4, 3], "alerts first, then by creation; +1's update waits for +1's alert")
+        // The same number on another channel is another recipient.
+        let elsewhere = pending(.duress, to: "+1", on: "webhook", at: 8)
+        #expect(ids(DeliveryOrder.due([alertA, elsewhere], health: [], at: 10)) == [2, 5])
+    }
+
+    @Test mutating func aFailingChannelOffersOneProbeTheAlertTriedLongestAgo() {
+        let first = pending(.alert, to: "+1", lastTried: 20) // 1
+        let second = pending(.alert, to: "+2", lastTried: 10) // 2
+        let followUp = pending(.allClear, to: "+3") // 3
+        let other = pending(.alert, to: "+4", on: "webhook") // 4
+        let failing = ChannelHealth(channel: "sms", failingSince: 0, nextProbeAt: 30, failures: 3, isDown: false)
+        #expect(ids(DeliveryOrder.due([first, second, followUp, other], health: [failing], at: 29)) == [4], "the probe is not due yet")
+        #expect(ids(DeliveryOrder.due([first, second, followUp, other], health: [failing], at: 30)) == [2, 4])
+        #expect(ids(DeliveryOrder.due([followUp], health: [failing], at: 30)) == [3], "with no alert waiting, the follow-up is the probe")
+    }
+
+    @Test mutating func nextDueIsTheProbeTimeAndIgnoresBlockedFollowUps() {
+        let alert = pending(.alert, to: "+1", at: 5)
+        let update = pending(.locationUpdate, to: "+1", at: 1)
+        let failing = ChannelHealth(channel: "sms", failingSince: 0, nextProbeAt: 45, failures: 1, isDown: true)
+        #expect(DeliveryOrder.nextDue([alert, update], health: []) == 5, "the update at 1 waits for the alert")
+        #expect(DeliveryOrder.nextDue([alert, update], health: [failing]) == 45)
+        #expect(DeliveryOrder.nextDue([], health: [failing]) == nil, "nothing waits")
+    }
+}
