@@ -13,17 +13,19 @@ ORACLE_VENV := Bench/.venv-oracle
 ORACLE_PIP := imufusion==1.3.3 numpy scipy 'setuptools>=77'
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)/detectord
 
-.PHONY: all bootstrap build run test bench demo train evaluate clean help
+.PHONY: all bootstrap build run replay-demo test bench demo train evaluate install clean help
 
 all: build
 
 help:
-	@echo "make run     build, then replay the synthetic demo recordings through the pipeline"
+	@echo "make run     build, then run the live daemon on the demo configuration (a replayed bike crash, about 80 s)"
+	@echo "make replay-demo  replay every synthetic demo recording through the detectors at 8x"
 	@echo "make test    install what is missing, build, run every test"
 	@echo "make bench   benchmarks against peers (numpy, pandas, boost, Fusion C, imufusion); writes Bench/results/latest.json"
 	@echo "make demo    regenerate Datasets/demo/ (synthetic recordings)"
 	@echo "make train   retrain the learned fall detector on the SisFall development subjects (../shared)"
 	@echo "make evaluate  the README's accuracy figures: online protocol, 10 folds by subject, with bench.svg and the stress tests"
+	@echo "make install the daemon, its model, the systemd unit and sysusers file, an example configuration (PREFIX, DESTDIR)"
 	@echo "make clean   remove build output and caches"
 
 bootstrap:
@@ -41,7 +43,15 @@ bootstrap:
 build: bootstrap
 	$(SWIFT) build -c release --product detectord
 
+# The daemon on config/demo.toml: the synthetic bike crash replayed as the IMU, its GPS track as the
+# receiver, alerts on the console, countdown and tracking shortened. It ends by itself. The demo's
+# database starts empty each time, so an earlier run's ended emergency does not hold the new one.
 run: build
+	@mkdir -p $(CACHE)/demo
+	@rm -f $(CACHE)/demo/detectord.sqlite $(CACHE)/demo/detectord.sqlite-wal $(CACHE)/demo/detectord.sqlite-shm
+	$(RELEASE_BIN) run --config config/demo.toml --exit-when-idle --status-every 10
+
+replay-demo: build
 	$(RELEASE_BIN) replay Datasets/demo --speed 8 --profile cycling
 
 test: bootstrap $(ORACLE_VENV)/.ready
@@ -97,6 +107,19 @@ evaluate: build $(SISFALL_STAMP)
 	done
 	$(RELEASE_BIN) bench --dataset sisfall --root $(SISFALL) --cache $(CACHE)/detectord --protocol trial --folds 10 \
 	  --json $(CACHE)/bench-trial.json --plot bench-trial.svg
+
+# A device's installation: the binary, the shipped model where FallModelFile.shipped() looks, the
+# systemd unit and sysusers file, and the example configuration unless one is there already.
+PREFIX ?= /usr/local
+DESTDIR ?=
+install: build
+	install -D -m 0755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/detectord
+	install -D -m 0644 Sources/FallDetect/Resources/fall-model.txt $(DESTDIR)$(PREFIX)/share/detectord/fall-model.txt
+	install -D -m 0644 docs/daemon.md $(DESTDIR)$(PREFIX)/share/doc/detectord/daemon.md
+	install -D -m 0644 config/systemd/detectord.sysusers $(DESTDIR)/etc/sysusers.d/detectord.conf
+	sed 's#/usr/local/bin/detectord#$(PREFIX)/bin/detectord#' config/systemd/detectord.service > $(CACHE)/detectord.service
+	install -D -m 0644 $(CACHE)/detectord.service $(DESTDIR)/etc/systemd/system/detectord.service
+	test -e $(DESTDIR)/etc/detectord/detectord.toml || install -D -m 0640 config/detectord.example.toml $(DESTDIR)/etc/detectord/detectord.toml
 
 clean:
 	rm -rf .build .build-* Bench/.build $(CACHE) $(BENCH_VENV) $(ORACLE_VENV)

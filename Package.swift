@@ -58,10 +58,10 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "FallDetectTests", dependencies: ["FallDetect", "CFusion"]),
-        .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "CGPS", "CI2C", "CBluetooth"]),
-        // Helpers the test targets share: a loopback HTTP receiver.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "FallDetectTests", dependencies: ["FallDetect", "CFusion", "TestSupport"]),
+        .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "CGPS", "CI2C", "CBluetooth", "TestSupport"]),
+        // Helpers the test targets share: a loopback HTTP receiver, gpsd under gpsfake, payloads.
+        .target(name: "TestSupport", dependencies: ["FallDetect"], path: "Tests/TestSupport"),
         .testTarget(name: "detectordTests", dependencies: ["detectord", "FallDetect", "DeviceLink", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -16,6 +16,8 @@ echo "== fusion: AHRS one stream and many streams vs x-io Fusion C and imufusion
 "$bench/fusion/run.sh" > "$bench/results/fusion.jsonl"
 echo "== protocol: the paper's trial protocol for C8 over the development split vs numpy/scipy/pandas"
 "$bench/protocol/run.sh" > "$bench/results/protocol.jsonl"
+echo "== daemon: detectord run at 200 and 1000 Hz in real time (CPU, RSS, decision latency) and alert dispatch"
+"$bench/daemon/run.sh" > "$bench/results/daemon.jsonl"
 
 machine="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores (nproc), $(uname -m)"
 "$PYTHON" - "$bench/results" "$machine" <<'PY'
@@ -44,7 +46,7 @@ if text and cache:
                     "peer": "ours, same pass from text", "peer_value": round(text["samples_per_s"]),
                     "ratio": round(cache["samples_per_s"] / text["samples_per_s"], 2), "machine": machine})
 # Benchmarks that already print metric objects: add the machine and take them as they are.
-for extra in ("ring.jsonl", "fusion.jsonl", "protocol.jsonl"):
+for extra in ("ring.jsonl", "fusion.jsonl", "protocol.jsonl", "daemon.jsonl"):
     path = os.path.join(results, extra)
     if os.path.exists(path):
         for line in open(path):
@@ -60,6 +62,8 @@ os.replace(latest + ".tmp", latest)
 width = max(len(m["name"]) for m in metrics) if metrics else 10
 print(f"{'metric':<{width}}  {'ours':>12}  {'peer value':>12}  {'ratio':>7}  peer")
 for m in metrics:
-    print(f"{m['name']:<{width}}  {m['ours']:>12}  {m['peer_value']:>12}  {m['ratio']:>7}  {m['peer']} ({m['unit']})")
+    # Footprint figures have a goal instead of a peer.
+    peer = m.get("peer") or (f"goal {m['goal']}" if m.get("goal") is not None else "")
+    print(f"{m['name']:<{width}}  {m['ours']!s:>12}  {m.get('peer_value', '')!s:>12}  {m.get('ratio', '')!s:>7}  {peer} ({m['unit']})")
 print(f"wrote {latest} ({len(metrics)} metrics)")
 PY

@@ -1,6 +1,7 @@
 import FallDetect
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 @testable import DeviceLink
 

@@ -1,5 +1,6 @@
 import FallDetect
 import Foundation
+import TestSupport
 import Testing
 
 @testable import DeviceLink
@@ -9,18 +10,7 @@ import Testing
     static let secret = Array("0123456789abcdef0123456789abcdef".utf8)
     static let signedAt = Date(timeIntervalSince1970: 1_767_268_800)
 
-    /// FallDetectTests' `EmergencyPayloadTests.example()`: a payload with every field set.
-    static let payload = EmergencyPayload(
-        kind: .alert, text: "ALERT! Jane Doe has activated her fall detector alarm.", trigger: .automaticFall, isTest: false,
-        timestamp: Date(timeIntervalSince1970: 1_767_268_800), sequence: 3, deviceID: "det-0042", personID: "p-17",
-        recipient: "+33612345678",
-        position: .init(latitude: 48.85661, longitude: 2.35222, accuracy: 4.5, trusted: true, timestamp: Date(timeIntervalSince1970: 1_767_268_799)),
-        previousPositions: [
-            .init(latitude: 48.8567, longitude: 2.3521, trusted: true),
-            .init(latitude: 48.8568, longitude: 2.352, accuracy: 12, trusted: false),
-            .init(latitude: 0, longitude: 0, trusted: false),
-        ],
-        heading: 270, speed: 1.25, evidence: .init(peakG: 3.5, tiltDegrees: 82, stillnessSeconds: 12))
+    static let payload = ExamplePayload.full
 
     static func message(attempt: Int = 1) -> OutgoingMessage {
         OutgoingMessage(

@@ -1,5 +1,6 @@
 import FallDetect
 import Foundation
+import TestSupport
 import Testing
 
 import DeviceLink

@@ -56,49 +56,52 @@ import Glibc
         #expect(metrics.text.contains("detectord_transitions_total{to=\"ALERT_COUNTDOWN\"} 2"))
     }
 
-    @Test func ctlDrivesTheDaemonFromTheCommandLine() throws {
+    /// A daemon with nothing happening (a walk replayed in a loop, a 30 s countdown), for `body`
+    /// to drive through the API at its base URL.
+    private func withQuietDaemon(_ body: (String) throws -> Void) throws {
         let setup = try DaemonTestSetup()
         defer { setup.remove() }
         try setup.write(replay: DaemonTestSetup.demo("walking.detrec"), loop: true, countdown: 30)
         let daemon = try setup.start()
         defer { daemon.kill9() }
         let base = try daemon.apiBase()
+        try body(base)
+    }
 
-        let sos = try DetectordProcess.run(["ctl", "sos", "--api", base])
-        #expect(sos.status == 0, "\(sos.standardOutput)\(sos.standardError)")
-        let status = try DetectordProcess.run(["ctl", "status", "--api", base])
-        #expect(status.status == 0)
-        #expect(status.standardOutput.contains("\"state\" : \"ALERT_COUNTDOWN\""), "\(status.standardOutput)")
-        let quit = try DetectordProcess.run(["ctl", "quit", "--api", base])
-        #expect(quit.status == 1, "quit applies only after sending: \(quit.standardOutput)")
-        let fine = try DetectordProcess.run(["ctl", "fine", "--api", base])
-        #expect(fine.status == 0, "\(fine.standardOutput)")
-        let gone = try DetectordProcess.run(["ctl", "status", "--api", "http://127.0.0.1:9"])
-        #expect(gone.status == 1)
-        #expect(gone.standardError.contains("cannot reach the daemon"))
+    @Test func ctlDrivesTheDaemonFromTheCommandLine() throws {
+        try withQuietDaemon { base in
+            let sos = try DetectordProcess.run(["ctl", "sos", "--api", base])
+            #expect(sos.status == 0, "\(sos.standardOutput)\(sos.standardError)")
+            let status = try DetectordProcess.run(["ctl", "status", "--api", base])
+            #expect(status.status == 0)
+            #expect(status.standardOutput.contains("\"state\" : \"ALERT_COUNTDOWN\""), "\(status.standardOutput)")
+            let quit = try DetectordProcess.run(["ctl", "quit", "--api", base])
+            #expect(quit.status == 1, "quit applies only after sending: \(quit.standardOutput)")
+            let fine = try DetectordProcess.run(["ctl", "fine", "--api", base])
+            #expect(fine.status == 0, "\(fine.standardOutput)")
+            let gone = try DetectordProcess.run(["ctl", "status", "--api", "http://127.0.0.1:9"])
+            #expect(gone.status == 1)
+            #expect(gone.standardError.contains("cannot reach the daemon"))
+        }
     }
 
     @Test func theEventStreamCarriesTheWorkflowAsItHappens() throws {
-        let setup = try DaemonTestSetup()
-        defer { setup.remove() }
-        try setup.write(replay: DaemonTestSetup.demo("walking.detrec"), loop: true, countdown: 30)
-        let daemon = try setup.start()
-        defer { daemon.kill9() }
-        let base = try daemon.apiBase()
-        let follower = Process()
-        follower.executableURL = DetectordProcess.executable
-        follower.arguments = ["ctl", "events", "--api", base]
-        let pipe = Pipe()
-        follower.standardOutput = pipe
-        try follower.run()
-        usleep(500_000)
-        _ = try DaemonProcess.request(base + "/api/sos", method: "POST", json: [:])
-        usleep(700_000)
-        follower.terminate()
-        follower.waitUntilExit()
-        let lines = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
-        let events = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        #expect(events.contains { $0["type"] as? String == "start" }, "the recent events come first: \(lines)")
-        #expect(events.contains { $0["type"] as? String == "transition" && $0["to"] as? String == "ALERT_COUNTDOWN" }, "\(lines)")
+        try withQuietDaemon { base in
+            let follower = Process()
+            follower.executableURL = DetectordProcess.executable
+            follower.arguments = ["ctl", "events", "--api", base]
+            let pipe = Pipe()
+            follower.standardOutput = pipe
+            try follower.run()
+            usleep(500_000)
+            _ = try DaemonProcess.request(base + "/api/sos", method: "POST", json: [:])
+            usleep(700_000)
+            follower.terminate()
+            follower.waitUntilExit()
+            let lines = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+            let events = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            #expect(events.contains { $0["type"] as? String == "start" }, "the recent events come first: \(lines)")
+            #expect(events.contains { $0["type"] as? String == "transition" && $0["to"] as? String == "ALERT_COUNTDOWN" }, "\(lines)")
+        }
     }
 }

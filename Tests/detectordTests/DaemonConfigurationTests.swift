@@ -71,17 +71,21 @@ import Testing
         #expect(c.log.level == .info)
     }
 
-    @Test func theDemoLoadsAndReplaysTheForwardFall() throws {
+    @Test func theDemoLoadsAndReplaysTheBikeCrashWithItsGPS() throws {
         let root = DetectordProcess.packageRoot
         let c = try DaemonConfiguration.load(path: root.appendingPathComponent("config/demo.toml").path, environment: [:])
         guard case .replay(let replay) = c.sensor.source else {
             Issue.record("the demo replays a recording, got \(c.sensor.source)")
             return
         }
-        #expect(replay.path == root.appendingPathComponent("Datasets/demo/forward-fall.detrec").standardizedFileURL.path)
+        #expect(replay.path == root.appendingPathComponent("Datasets/demo/bike-crash.detrec").standardizedFileURL.path)
         #expect(FileManager.default.fileExists(atPath: replay.path))
+        #expect(c.gnss == .recording)
+        #expect(c.detector.profile.name == "cycling")
         #expect(c.workflow.demo)
-        #expect(c.workflow.settings.countdown == 20)
+        #expect(c.workflow.settings.countdown == 15)
+        #expect(c.workflow.settings.trackingDuration == 30)
+        #expect(c.workflow.settings.trackingInterval == 10)
         #expect(c.channels.configured == [.console])
         #expect(c.contacts.map(\.channel) == [.console])
     }
@@ -340,6 +344,25 @@ import Testing
         let issue = try #require(Self.issue("detector.model", in: text, path: dir.appendingPathComponent("d.toml").path))
         #expect(issue.line == 17)
         #expect(issue.message.hasPrefix("not a learned model: \(dir.path)/model.txt:1:"))
+    }
+
+    @Test func theTrackingIntervalIsAMinuteAtLeastOutsideADemo() throws {
+        let short = Self.minimal + "[workflow]\ntracking_interval_seconds = 10\n"
+        let issue = try #require(Self.issue("workflow.tracking_interval_seconds", in: short))
+        #expect(issue.line == 17)
+        #expect(issue.message.contains("at least 60 s, or set demo = true"), "\(issue)")
+        let demo = Self.minimal + "[workflow]\ntracking_interval_seconds = 10\ndemo = true\n"
+        let c = try DaemonConfiguration.parse(text: demo, path: "/tmp/detectord.toml", environment: [:])
+        #expect(c.workflow.settings.trackingInterval == 10)
+        #expect(Self.issue("workflow.tracking_interval_seconds", in: Self.minimal + "[workflow]\ntracking_interval_seconds = 2\ndemo = true\n") != nil)
+    }
+
+    @Test func aModelFileThatTrainWritesIsAccepted() throws {
+        let model = DetectordProcess.packageRoot.appendingPathComponent("Sources/FallDetect/Resources/fall-model.txt").path
+        let text = Self.minimal + "[detector]\nmodel = \"\(model)\"\n"
+        #expect(Self.issues(text).isEmpty, "\(Self.issues(text))")
+        let configuration = try DaemonConfiguration.parse(text: text, path: "/tmp/detectord.toml", environment: [:])
+        #expect(configuration.detector.modelPath == model)
     }
 
     @Test func everyIssueOfAFileIsReportedInTheOrderOfTheFile() throws {

@@ -9,12 +9,18 @@ public final class I2CSensorSource: SensorSource {
     public let address: UInt8?
     public let sampleRate: Double
     public let accelerometerRange: Float = 16
-    public var summary: String { "I2C IMU on \(busPath)" + (address.map { " at 0x\(String($0, radix: 16))" } ?? "") }
+    /// Opens the bus: Linux's i2c-dev on a device, a register-map simulator in tests.
+    private let openBus: @Sendable (String) throws(I2CError) -> any I2CBus
+    public var summary: String { "I2C IMU on \(busPath)" + (address.map { " at \(Self.hex($0))" } ?? "") }
 
-    public init(busPath: String, address: UInt8?, sampleRate: Double) {
+    public init(
+        busPath: String, address: UInt8?, sampleRate: Double,
+        openBus: @escaping @Sendable (String) throws(I2CError) -> any I2CBus = { path throws(I2CError) in try LinuxI2CBus(path: path) }
+    ) {
         self.busPath = busPath
         self.address = address
         self.sampleRate = sampleRate
+        self.openBus = openBus
     }
 
     public func run(
@@ -22,14 +28,17 @@ public final class I2CSensorSource: SensorSource {
     ) throws(FallDetectError) -> SensorSourceEnd {
         let found: [IMUIdentity]
         do {
-            let bus = try LinuxI2CBus(path: busPath)
+            let bus = try openBus(busPath)
             found = try IMUIdentity.scan(bus).filter { identity in address.map { $0 == identity.address } ?? true }
         } catch {
             throw FallDetectError(.io, error.description, path: busPath, errno: error.errno)
         }
         guard let chip = found.first else {
-            throw FallDetectError(.noData, "no known IMU answered" + (address.map { " at 0x\(String($0, radix: 16))" } ?? ""), path: busPath)
+            throw FallDetectError(.noData, "no known IMU answered" + (address.map { " at \(Self.hex($0))" } ?? ""), path: busPath)
         }
-        throw FallDetectError(.invalidArgument, "found \(chip), but its streaming driver is not written yet; use [sensor] source = \"replay\"", path: busPath)
+        throw FallDetectError(
+            .invalidArgument, "found \(chip), but its streaming driver is not written yet; use [sensor] source = \"replay\"", path: busPath)
     }
+
+    static func hex(_ address: UInt8) -> String { "0x" + String(address, radix: 16) }
 }

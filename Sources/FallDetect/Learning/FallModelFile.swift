@@ -143,7 +143,10 @@ public struct FallModelFile: Sendable, Hashable {
     public static func shippedSearchPaths(executable: String?) -> [String] {
         var paths: [String] = []
         if let executable, let slash = executable.lastIndex(of: "/") {
-            paths.append(executable[..<slash] + "/detectord_FallDetect.resources/fall-model.txt")
+            let directory = executable[..<slash]
+            paths.append(directory + "/detectord_FallDetect.resources/fall-model.txt")
+            // `make install` with any PREFIX: PREFIX/bin/detectord beside PREFIX/share/detectord.
+            paths.append(directory + "/../share/detectord/fall-model.txt")
         }
         return paths + ["/usr/local/share/detectord/fall-model.txt", "/usr/share/detectord/fall-model.txt"]
     }

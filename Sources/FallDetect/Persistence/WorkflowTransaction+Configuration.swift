@@ -19,7 +19,7 @@ extension WorkflowTransaction {
             try setSetting("workflow", machine)
         }
         guard let person, machine.person != person else { return [] }
-        let hasFix = try setting("lastPosition", as: StoredPosition.self) != nil
+        let hasFix = try lastPosition() != nil
         return try apply(.startProtection(person, gnssConfigured: gnssConfigured, hasFix: hasFix), at: now)
     }
 }

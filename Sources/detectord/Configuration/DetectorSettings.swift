@@ -30,7 +30,7 @@ struct DetectorSettings: Sendable, Equatable {
         if let model {
             do {
                 let bytes = try ReferencedFile.read(model)
-                _ = try BoostedTrees(text: String(decoding: bytes, as: UTF8.self), path: model)
+                _ = try FallModelFile(text: String(decoding: bytes, as: UTF8.self), path: model)
             } catch {
                 table.context.report(table.field("model"), error.code == .io ? error.message : "not a learned model: \(error)")
                 modelOK = false

@@ -38,7 +38,7 @@ struct Daemon {
             gnssSummary: plan.gnss.summary)
 
         let dispatcher = DispatchService(store: store, channels: plan.channels, isTest: false, deviceID: Self.deviceID(), hub: hub, metrics: metrics)
-        let workflow = WorkflowService(store: store, hub: hub, metrics: metrics, wakeDispatcher: { dispatcher.wake() })
+        let workflow = WorkflowService(store: store, hub: hub, metrics: metrics, demo: plan.demo, wakeDispatcher: { dispatcher.wake() })
 
         let detector = DetectorLoop(ring: ring, pipeline: pipeline, stallSeconds: plan.stallSeconds, metrics: metrics) { output in
             let now = WorkflowService.utcNow()

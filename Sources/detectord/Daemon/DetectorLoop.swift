@@ -122,7 +122,10 @@ final class DetectorLoop: @unchecked Sendable {
                 s.dropped = ring.droppedCount
                 s.suspectGyroscopeEpisodes = episodes
                 for t in pushed { _ = s.latency.record(UInt64(clamping: max(0, now - t) / 1000)) }
-                if consumed > 0 { s.lastSampleNanoseconds = newest }
+                if consumed > 0 {
+                    s.lastSampleNanoseconds = newest
+                    s.lastConsumedNanoseconds = now
+                }
                 if rateWindow >= 2_000_000_000 {
                     s.measuredRate = Double(rateWindowCount) / (Double(rateWindow) / 1e9)
                 }

@@ -69,8 +69,9 @@ struct DispatchService: Service {
         case .workflow(let actions):
             for case .transition(let from, let to, let reason) in actions {
                 metrics.transition(to: to)
+                let left = (try? store.workflow()).map { WorkflowService.remaining($0, at: now) } ?? []
                 hub.publish(DaemonEvent("transition", at: now, severity: .notice,
-                                        [("from", .string(from.rawValue)), ("to", .string(to.rawValue)), ("reason", .string(reason))]))
+                                        [("from", .string(from.rawValue)), ("to", .string(to.rawValue)), ("reason", .string(reason))] + left))
             }
             for case .tracking(let on) in actions {
                 hub.publish(DaemonEvent("tracking", at: now, [("on", .bool(on))]))

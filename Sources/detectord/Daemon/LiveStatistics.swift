@@ -11,6 +11,8 @@ struct LiveStatistics: Sendable {
     /// MonotonicTime of the detector's last pass, and of the last sample it consumed.
     var lastPassNanoseconds: Int64 = 0
     var lastSampleNanoseconds: Int64?
+    /// MonotonicTime when the detector last consumed a sample (the watchdog's evidence of work).
+    var lastConsumedNanoseconds: Int64?
     /// Samples per second over the last few seconds, measured.
     var measuredRate: Double = 0
     var suspectGyroscopeEpisodes = 0

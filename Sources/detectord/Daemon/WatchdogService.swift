@@ -1,10 +1,11 @@
 import FallDetect
 import ServiceLifecycle
 
-/// Tells systemd the daemon is alive, but only while the detector is really working: its thread
-/// has finished a pass within the last two seconds (it passes at least every 100 ms, samples or
-/// not). A wedged detector therefore stops the pings and systemd restarts the daemon after
-/// `WatchdogSec`. Also posts a status line every `statusEvery` seconds.
+/// Tells systemd the daemon is alive, but only while the detector is really consuming samples:
+/// it consumed one within the last two seconds (or, after a replay that does not loop has ended,
+/// its thread still passes). A wedged detector or a sensor silent for good therefore stops the
+/// pings, and systemd restarts the daemon after `WatchdogSec`, which reopens the bus; a short
+/// stall is only a reported fault. Also posts a status line every `statusEvery` seconds.
 struct WatchdogService: Service {
     let notifier: SystemdNotifier
     let status: DaemonStatus
@@ -18,7 +19,9 @@ struct WatchdogService: Service {
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             let live = status.liveStatistics()
             let now = MonotonicTime.nowNanoseconds()
-            if live.lastPassNanoseconds > 0, now - live.lastPassNanoseconds < 2_000_000_000 {
+            let consuming = live.lastConsumedNanoseconds.map { now - $0 < 2_000_000_000 } ?? false
+            let endedButPassing = live.health == .ended && live.lastPassNanoseconds > 0 && now - live.lastPassNanoseconds < 2_000_000_000
+            if consuming || endedButPassing {
                 notifier.watchdog()
             }
             sinceStatus += step

@@ -16,11 +16,14 @@ final class WorkflowService: Service {
     private let wakeDispatcher: @Sendable () -> Void
     private let clock: @Sendable () -> Int64
     private let metrics: DaemonMetrics
+    /// Countdowns are shortened for a demonstration: every countdown says so.
+    private let demo: Bool
 
     init(
-        store: WorkflowStore, hub: EventHub, metrics: DaemonMetrics, wakeDispatcher: @escaping @Sendable () -> Void,
-        clock: @escaping @Sendable () -> Int64 = WorkflowService.utcNow
+        store: WorkflowStore, hub: EventHub, metrics: DaemonMetrics, demo: Bool = false,
+        wakeDispatcher: @escaping @Sendable () -> Void, clock: @escaping @Sendable () -> Int64 = WorkflowService.utcNow
     ) {
+        self.demo = demo
         self.store = store
         self.hub = hub
         self.metrics = metrics
@@ -47,7 +50,7 @@ final class WorkflowService: Service {
     func run() async throws {
         // A restart resumes: tell what the database says is going on.
         let machine = try store.workflow()
-        hub.publish(DaemonEvent("workflow", at: clock(), [("state", .string(machine.state.rawValue))] + remaining(machine, at: clock())))
+        hub.publish(DaemonEvent("workflow", at: clock(), [("state", .string(machine.state.rawValue))] + Self.remaining(machine, at: clock())))
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
@@ -84,7 +87,7 @@ final class WorkflowService: Service {
         case .position(let fix):
             guard let latitude = fix.latitude, let longitude = fix.longitude, fix.isTrusted else { return }
             let result = attempt { tx in
-                try tx.recordPosition(latitude: latitude, longitude: longitude, accuracy: fix.horizontalAccuracy, speed: fix.speed)
+                try tx.recordPosition(StoredPosition(latitude: latitude, longitude: longitude, accuracy: fix.horizontalAccuracy, speed: fix.speed))
                 return try tx.apply(.position(latitude: latitude, longitude: longitude), at: now)
             }
             if case .success(let actions) = result { report(actions, at: now) }
@@ -114,7 +117,8 @@ final class WorkflowService: Service {
                 hub.publish(DaemonEvent(
                     "transition", at: now, severity: .notice,
                     [("from", .string(from.rawValue)), ("to", .string(to.rawValue)), ("reason", .string(reason))]
-                        + (machine.map { remaining($0, at: now) } ?? [])))
+                        + (machine.map { Self.remaining($0, at: now) } ?? [])
+                        + (demo && to == .alertCountdown ? [("demo", .string("countdown shortened for a demonstration"))] : [])))
             case .alarm(let on):
                 hub.publish(DaemonEvent("alarm", at: now, [("on", .bool(on))]))
             case .keychainBeep(let on):
@@ -124,7 +128,7 @@ final class WorkflowService: Service {
                 hub.publish(DaemonEvent("queued", at: now, [("kind", .string(kind.rawValue))]))
             case .tracking(let on):
                 let machine = try? store.workflow()
-                hub.publish(DaemonEvent("tracking", at: now, [("on", .bool(on))] + (machine.map { remaining($0, at: now) } ?? [])))
+                hub.publish(DaemonEvent("tracking", at: now, [("on", .bool(on))] + (machine.map { Self.remaining($0, at: now) } ?? [])))
             case .showSurvey:
                 hub.publish(DaemonEvent("survey", at: now))
             case .pinRequired:
@@ -139,7 +143,7 @@ final class WorkflowService: Service {
     }
 
     /// The countdown's and tracking's time left, for a transition's event.
-    private func remaining(_ machine: EmergencyWorkflow, at now: Int64) -> [(String, JSONLine.Value)] {
+    static func remaining(_ machine: EmergencyWorkflow, at now: Int64) -> [(String, JSONLine.Value)] {
         var fields: [(String, JSONLine.Value)] = []
         if let left = machine.countdownRemaining(at: now) { fields.append(("countdown_s", .number((left * 10).rounded() / 10))) }
         if let left = machine.trackingRemaining(at: now) { fields.append(("tracking_s", .number((left * 10).rounded() / 10))) }

@@ -24,7 +24,7 @@ struct DaemonTestSetup {
     func write(
         replay: String, speed: Double = 1, loop: Bool = false, countdown: Int = 3, trackingMinutes: Double = 0,
         contacts: [String] = ["+351913333333"], webhook: URL? = nil, profile: String = "walking", stallSeconds: Double = 1,
-        pinHash: String? = nil, extra: String = ""
+        pinHash: String? = nil, gnss: String = "source = \"none\"", extra: String = ""
     ) throws {
         var text = """
             [person]
@@ -58,7 +58,7 @@ struct DaemonTestSetup {
             loop = \(loop)
 
             [gnss]
-            source = "none"
+            \(gnss)
 
             [workflow]
             countdown_seconds = \(countdown)

@@ -6,15 +6,15 @@ import Glibc
 
 /// A real gpsd fed by gpsfake (from gpsd-clients) on a private loopback port, replaying one of the
 /// receiver captures in ../shared/gpslogs.
-final class GPSFake {
-    let port: Int
-    let log: String
+public final class GPSFake {
+    public let port: Int
+    public let log: String
     private let process: Process
 
     /// The captures live in ../shared beside the checkout; under CI a missing folder is a failure.
-    static func capture(_ name: String) -> String? {
-        let root = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static func capture(_ name: String) -> String? {
+        // Tests/TestSupport/GPSFake.swift → the package root.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let path = root.deletingLastPathComponent().appendingPathComponent("shared/gpslogs/\(name)").path
         if FileManager.default.fileExists(atPath: path) { return path }
         if ProcessInfo.processInfo.environment["CI"] == "true" {
@@ -26,7 +26,7 @@ final class GPSFake {
     }
 
     /// A port nothing listens on right now, from the high range, distinct per call.
-    static func freePort() -> Int {
+    public static func freePort() -> Int {
         for _ in 0..<100 {
             let port = Int.random(in: 30000...60000)
             let bound = withLoopbackSocket(port: port) { fd, address, length in bind(fd, address, length) }
@@ -37,7 +37,7 @@ final class GPSFake {
 
     /// Starts gpsd and feeds `log` once, `cycle` seconds between sentences; gpsfake waits for the
     /// first client before feeding, so nothing is missed.
-    init(log: String, port: Int, cycle: Double = 0.05, singleShot: Bool = true) throws {
+    public init(log: String, port: Int, cycle: Double = 0.05, singleShot: Bool = true) throws {
         self.port = port
         self.log = log
         process = Process()
@@ -54,19 +54,19 @@ final class GPSFake {
     }
 
     /// Waits until the private gpsd accepts connections.
-    func waitUntilListening(timeout: Double = 15) async -> Bool {
+    public func waitUntilListening(timeout: Double = 15) async -> Bool {
         await eventually(timeout: timeout) { Self.accepts(port: self.port) }
     }
 
     /// Kills gpsd with SIGKILL, as a crash would, and gpsfake with it.
-    func kill() {
+    public func kill() {
         for pid in Self.gpsdPIDs(port: port) { Glibc.kill(pid, SIGKILL) }
         if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 
     /// Freezes or thaws the feeder: gpsd stays up but hears nothing from the "receiver".
-    func pauseFeeding(_ paused: Bool) {
+    public func pauseFeeding(_ paused: Bool) {
         Glibc.kill(process.processIdentifier, paused ? SIGSTOP : SIGCONT)
     }
 
@@ -77,7 +77,7 @@ final class GPSFake {
         }
     }
 
-    static func accepts(port: Int) -> Bool {
+    public static func accepts(port: Int) -> Bool {
         withLoopbackSocket(port: port) { fd, address, length in connect(fd, address, length) } == 0
     }
 
@@ -95,7 +95,7 @@ final class GPSFake {
     }
 
     /// gpsd processes serving this port (gpsfake starts them with `-S PORT`).
-    static func gpsdPIDs(port: Int) -> [pid_t] {
+    public static func gpsdPIDs(port: Int) -> [pid_t] {
         let proc = "/proc"
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: proc) else { return [] }
         return entries.compactMap { entry -> pid_t? in
@@ -112,7 +112,7 @@ final class GPSFake {
 }
 
 /// Polls `condition` every 50 ms until it holds or `timeout` seconds pass.
-func eventually(timeout: Double, _ condition: @escaping () -> Bool) async -> Bool {
+public func eventually(timeout: Double, _ condition: @escaping () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         if condition() { return true }

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the daemon tells systemd through libsystemd's sd_notify, read from a notify socket of the
+/// test's own, as systemd would: readiness once the API listens, and watchdog pings only while the
+/// detector consumes samples.
+@Suite(.serialized) struct WatchdogServiceTests {
+    /// A datagram socket standing in for systemd's NOTIFY_SOCKET; collects what arrives, with times.
+    final class NotifySocket: @unchecked Sendable {
+        let path: String
+        private let fd: Int32
+        private(set) var received: [(time: Double, text: String)] = []
+
+        init(directory: URL) throws {
+            path = directory.appendingPathComponent("notify.sock").path
+            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (i, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = byte }
+            }
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            guard fd >= 0, bound == 0 else { throw POSIXError(.EADDRINUSE) }
+        }
+
+        deinit { close(fd) }
+
+        /// Reads what arrives for `seconds`.
+        func collect(for seconds: Double) {
+            let deadline = Date().addingTimeInterval(seconds)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while Date() < deadline {
+                var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&pfd, 1, 50) > 0 else { continue }
+                let n = recv(fd, &buffer, buffer.count, 0)
+                if n > 0 { received.append((Date().timeIntervalSince1970, String(decoding: buffer[..<n], as: UTF8.self))) }
+            }
+        }
+    }
+
+    @Test func readyOnceListeningAndPingsOnlyWhileSamplesFlow() throws {
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        // 2 s of samples, 4 s of silence, 2 s of samples.
+        let recording = setup.directory.appendingPathComponent("gap.csv")
+        try Data(DetectorLoopTests.csv(seconds: 8, gap: 2.0...6.0).utf8).write(to: recording)
+        try setup.write(replay: recording.path)
+        let notify = try NotifySocket(directory: setup.directory)
+        let daemon = try DaemonProcess(
+            arguments: ["--config", setup.configPath, "--listen", "127.0.0.1:0", "--status-every", "0"],
+            environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "500000"])
+        defer { daemon.kill9() }
+        notify.collect(for: 8.5)
+        // The replay starts with the daemon: its `start` line is the recording's second 0.
+        let start = try #require(DaemonProcess.time(of: try daemon.waitForEvent("start")))
+        let ready = notify.received.first { $0.text.contains("READY=1") }
+        #expect(ready?.text.contains("STATUS=detecting with the walking profile") == true, "\(notify.received.map(\.text))")
+        let pings = notify.received.filter { $0.text == "WATCHDOG=1" }.map { $0.time - start }
+        #expect(pings.contains { $0 < 2 }, "pings while samples flow: \(pings)")
+        #expect(pings.contains { $0 > 6.3 }, "pings again once samples are back: \(pings)")
+        // Silent from about 2 s; two seconds later the pings must stop until samples return.
+        #expect(!pings.contains { $0 > 4.7 && $0 < 5.9 }, "no ping while the sensor is silent: \(pings)")
+    }
+}
