@@ -62,7 +62,14 @@ let package = Package(
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "CGPS", "CI2C", "CBluetooth", "TestSupport"]),
         // Helpers the test targets share: a loopback HTTP receiver, gpsd under gpsfake, payloads.
         .target(name: "TestSupport", dependencies: ["FallDetect"], path: "Tests/TestSupport"),
-        .testTarget(name: "detectordTests", dependencies: ["detectord", "FallDetect", "DeviceLink", "TestSupport"]),
+        .testTarget(
+            name: "detectordTests",
+            dependencies: [
+                "detectord", "FallDetect", "DeviceLink", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -190,12 +190,7 @@ public final class DrillRunner {
                 if up { try tx.markChannelUp(name, at: utc) } else { try tx.markChannelDown(name, at: utc) }
             }
         case .battery(let percent):
-            let last = try tx.setting("lowBatteryWarnedAt", as: Int64.self)
-            if percent < 20, last.map({ utc - $0 >= 86_400_000_000_000 }) ?? true {
-                try tx.setSetting("lowBatteryWarnedAt", utc)
-                try tx.setSetting("batteryPercent", percent)
-                try tx.enqueue(.lowBattery, at: utc)
-            }
+            try tx.recordKeychainBattery(percent: percent, at: utc)
         case .crash, .advance:
             break
         }

@@ -38,7 +38,11 @@ struct Daemon {
             gnssSummary: plan.gnss.summary)
 
         let dispatcher = DispatchService(store: store, channels: plan.channels, isTest: false, deviceID: Self.deviceID(), hub: hub, metrics: metrics)
-        let workflow = WorkflowService(store: store, hub: hub, metrics: metrics, demo: plan.demo, wakeDispatcher: { dispatcher.wake() })
+        let keychain = plan.keychain.map { KeychainService(link: $0, hub: hub) }
+        let workflow = WorkflowService(
+            store: store, hub: hub, metrics: metrics, demo: plan.demo, wakeDispatcher: { dispatcher.wake() }, beep: { keychain?.beep($0) })
+        keychain?.connect(to: workflow)
+        status.attach(keychain: keychain)
 
         let detector = DetectorLoop(ring: ring, pipeline: pipeline, stallSeconds: plan.stallSeconds, metrics: metrics) { output in
             let now = WorkflowService.utcNow()
@@ -110,6 +114,7 @@ struct Daemon {
             .init(service: workflow, serviceName: "workflow"),
             .init(service: dispatcher, serviceName: "dispatcher"),
             .init(service: WatchdogService(notifier: notifier, status: status, hub: hub, statusEvery: plan.statusEvery), serviceName: "watchdog"),
+            .init(service: keychain.map { $0 as any Service } ?? IdleService(), successTerminationBehavior: .ignore, serviceName: "keychain"),
             .init(service: GNSSService(choice: plan.gnss, detector: detector, workflow: workflow, status: status, hub: hub),
                   successTerminationBehavior: .ignore, serviceName: "gnss"),
             .init(service: ThreadService(name: "detector", start: { detectorThread.start() }, stop: { detectorThread.stop() }), serviceName: "detector"),

@@ -18,6 +18,8 @@ struct DaemonPlan: Sendable {
     var contacts: [Contact]
     var pinHash: String?
     var channels: [String: any AlertChannel]
+    /// The panic button; nil until one is configured (the Bluetooth link comes with issue 10).
+    var keychain: (any KeychainLink)? = nil
     var databasePath: String
     var apiHost: String
     var apiPort: Int

@@ -14,6 +14,7 @@ final class DaemonStatus: Sendable {
     private let detector = Mutex<DetectorLoop?>(nil)
     private let gnss = Mutex<(any GNSSSource)?>(nil)
     private let gnssState = Mutex<String>("none")
+    private let keychain = Mutex<KeychainService?>(nil)
 
     init(store: WorkflowStore, sensorSummary: String, nominalRate: Double, profile: String, gnssSummary: String) {
         self.store = store
@@ -26,6 +27,7 @@ final class DaemonStatus: Sendable {
     func attach(detector loop: DetectorLoop) { detector.withLock { $0 = loop } }
     func attach(gnss source: any GNSSSource) { gnss.withLock { $0 = source } }
     func setGNSSState(_ text: String) { gnssState.withLock { $0 = text } }
+    func attach(keychain service: KeychainService?) { keychain.withLock { $0 = service } }
 
     func liveStatistics() -> LiveStatistics {
         detector.withLock { $0 }?.statistics.withLock { $0 } ?? LiveStatistics()
@@ -74,8 +76,8 @@ final class DaemonStatus: Sendable {
         let contacts = try store.contacts()
         return [
             "workflow": workflow, "sensor": sensor, "detector": detector, "gnss": gnssReport,
-            // The keychain arrives with DeviceLink's Bluetooth work; the seam reports honestly.
-            "keychain": ["state": "not configured"],
+            // Until DeviceLink's Bluetooth link is configured, the seam says so.
+            "keychain": keychain.withLock { $0 }?.status ?? ["state": "not configured"],
             "person": machine.person?.fullName ?? NSNull(),
             "contacts": contacts.count,
             "outbox_waiting": try store.due(at: Int64.max).count,

@@ -8,5 +8,7 @@ enum WorkflowCommand: Sendable {
     /// the same transaction as its effect.
     case disarm(pin: String, reply: @Sendable (Result<[WorkflowAction], FallDetectError>) -> Void)
     case position(GNSSFix)
+    /// The keychain's battery level: kept, and told to the contacts when low (once a day).
+    case keychainBattery(percent: Int)
     case tick
 }

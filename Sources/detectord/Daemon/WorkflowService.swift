@@ -18,12 +18,16 @@ final class WorkflowService: Service {
     private let metrics: DaemonMetrics
     /// Countdowns are shortened for a demonstration: every countdown says so.
     private let demo: Bool
+    /// Where the workflow's beeper actions go (the keychain, when there is one).
+    private let beep: @Sendable (Bool) -> Void
 
     init(
         store: WorkflowStore, hub: EventHub, metrics: DaemonMetrics, demo: Bool = false,
-        wakeDispatcher: @escaping @Sendable () -> Void, clock: @escaping @Sendable () -> Int64 = WorkflowService.utcNow
+        wakeDispatcher: @escaping @Sendable () -> Void, beep: @escaping @Sendable (Bool) -> Void = { _ in },
+        clock: @escaping @Sendable () -> Int64 = WorkflowService.utcNow
     ) {
         self.demo = demo
+        self.beep = beep
         self.store = store
         self.hub = hub
         self.metrics = metrics
@@ -34,7 +38,17 @@ final class WorkflowService: Service {
 
     @Sendable static func utcNow() -> Int64 { Int64((Date().timeIntervalSince1970 * 1e9).rounded()) }
 
-    func submit(_ command: WorkflowCommand) { continuation.yield(command) }
+    /// Queues a command; once the service has stopped, a command with a reply is answered at once
+    /// with an error, so no caller waits for an answer that cannot come.
+    func submit(_ command: WorkflowCommand) {
+        guard case .terminated = continuation.yield(command) else { return }
+        let stopped = FallDetectError(.io, "the daemon is stopping; nothing was changed")
+        switch command {
+        case .input(_, _, let reply?): reply(.failure(stopped))
+        case .disarm(_, let reply): reply(.failure(stopped))
+        default: break
+        }
+    }
 
     /// Applies an input and waits for its outcome (the API's actions).
     func apply(_ input: WorkflowInput, origin: String) async -> Result<[WorkflowAction], FallDetectError> {
@@ -58,10 +72,15 @@ final class WorkflowService: Service {
             }
         }
         defer { ticker.cancel() }
-        for await command in commands.cancelOnGracefulShutdown() {
-            handle(command)
+        // On shutdown the stream is finished, and what was already queued (a detection, the
+        // wearer's "I'm fine") is still applied before the service returns.
+        await withGracefulShutdownHandler {
+            for await command in commands {
+                handle(command)
+            }
+        } onGracefulShutdown: { [continuation] in
+            continuation.finish()
         }
-        continuation.finish()
     }
 
     private func handle(_ command: WorkflowCommand) {
@@ -90,6 +109,10 @@ final class WorkflowService: Service {
                 try tx.recordPosition(StoredPosition(latitude: latitude, longitude: longitude, accuracy: fix.horizontalAccuracy, speed: fix.speed))
                 return try tx.apply(.position(latitude: latitude, longitude: longitude), at: now)
             }
+            if case .success(let actions) = result { report(actions, at: now) }
+        case .keychainBattery(let percent):
+            let result = attempt { tx in try tx.recordKeychainBattery(percent: percent, at: now) ? [.send(.lowBattery)] : [] }
+            hub.publish(DaemonEvent("keychain_battery", at: now, severity: percent < 20 ? .warning : .info, [("percent", .int(percent))]))
             if case .success(let actions) = result { report(actions, at: now) }
         case .tick:
             if case .success(let actions) = attempt({ tx in try tx.apply(.tick, at: now) }) { report(actions, at: now) }
@@ -123,6 +146,7 @@ final class WorkflowService: Service {
                 hub.publish(DaemonEvent("alarm", at: now, [("on", .bool(on))]))
             case .keychainBeep(let on):
                 hub.publish(DaemonEvent("keychain_beep", at: now, [("on", .bool(on))]))
+                beep(on)
             case .send(let kind):
                 queued = true
                 hub.publish(DaemonEvent("queued", at: now, [("kind", .string(kind.rawValue))]))

@@ -1,0 +1,67 @@
+import DeviceLink
+import FallDetect
+import Foundation
+import Logging
+import ServiceLifecycle
+import Testing
+@testable import detectord
+
+/// The keychain seam in the daemon: the workflow service and the keychain service as the daemon
+/// runs them, on a real SQLite store, with a simulated keychain at the Bluetooth boundary.
+@Suite struct KeychainServiceTests {
+    @Test func aSinglePressRaisesAnSOSAndTheBeeperFollowsTheAlarm() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("keychain-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try WorkflowStore(path: dir.appendingPathComponent("k.sqlite").path)
+        _ = try store.transaction { tx in
+            try tx.adopt(
+                person: try ProtectedPerson(fullName: "Ana Pereira", phone: "+351912345678", country: "PT"),
+                contacts: [try Contact(name: "Rui", phone: "+351913333333", channel: "console")], pinHash: nil,
+                settings: WorkflowSettings(), gnssConfigured: false, at: WorkflowService.utcNow())
+        }
+        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let hub = EventHub(logger: logger)
+        let tag = SimulatedKeychain()
+        let keychain = KeychainService(link: tag, hub: hub)
+        let workflow = WorkflowService(store: store, hub: hub, metrics: DaemonMetrics(), wakeDispatcher: {}, beep: { keychain.beep($0) })
+        keychain.connect(to: workflow)
+        let group = ServiceGroup(services: [workflow, keychain], logger: logger)
+        let running = Task { try await group.run() }
+        defer { running.cancel() }
+
+        tag.send(.connected)
+        tag.send(.press(.double))
+        tag.send(.press(.single))
+        #expect(await Self.eventually { (try? store.workflow())?.state == .alertCountdown }, "a single press raises the alarm")
+        let machine = try store.workflow()
+        #expect(machine.raisedFromKeychain)
+        #expect(machine.trigger == .manual)
+        #expect(machine.countdownRemaining(at: WorkflowService.utcNow()).map { $0 <= WorkflowSettings().manualCountdown } == true)
+        #expect(await Self.eventually { tag.beepRequests == [true] }, "the tag beeps while the alarm sounds: \(tag.beepRequests)")
+        #expect(keychain.status["state"] as? String == "connected")
+        #expect(hub.recentEvents.filter { $0.type == "keychain_press" }.count == 2, "both presses are in the log")
+
+        _ = await workflow.apply(.imFine, origin: "test")
+        #expect(await Self.eventually { tag.beepRequests == [true, false] }, "and stops with it: \(tag.beepRequests)")
+
+        tag.send(.battery(percent: 15))
+        tag.send(.battery(percent: 14))
+        #expect(await Self.eventually { (try? store.setting("batteryPercent", as: Int.self)) == 14 })
+        let lowBattery = try store.due(at: Int64.max).filter { $0.kind == MessageKind.lowBattery.rawValue }
+        #expect(lowBattery.count == 2, "one low-battery message (to the log and to Rui), not one per reading: \(lowBattery.map(\.idempotencyKey))")
+
+        tag.send(.disconnected(reason: "out of range"))
+        #expect(await Self.eventually { keychain.status["state"] as? String == "cannot find the keychain" })
+        await group.triggerGracefulShutdown()
+        _ = try? await running.value
+    }
+
+    static func eventually(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<200 {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition()
+    }
+}
