@@ -127,4 +127,30 @@ import Glibc
         let incidents = try WorkflowStore(path: setup.databasePath).incidents()
         #expect(incidents.count == 1, "one incident across \(kills) kills")
     }
+
+    @Test func aReceiverThatComesBackGetsTheAlertFirstAndAtOnce() throws {
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        // Down (503) while the alert is first sent, then up: the daemon must not wait out a long
+        // backoff, and the contact's first message must be the alert.
+        let sink = try LoopbackHTTPServer(replies: [.init(status: 503)])
+        defer { sink.stop() }
+        try setup.write(replay: DaemonTestSetup.demo("forward-fall.detrec"), speed: 4, countdown: 1, webhook: sink.url)
+        let daemon = try setup.start(["--exit-when-idle"])
+        defer { daemon.kill9() }
+        try daemon.waitForEvent("transition", timeout: 60) { $0.contains("to=EMERGENCY_SENDING") }
+        usleep(6_000_000)
+        let failures = sink.requests.count
+        #expect(failures >= 1, "the receiver was tried while down: \(failures)")
+        #expect(failures <= 4, "by probes (a retry the channel asks for, never more than 15 s apart), not a storm: \(failures) requests in 6 s")
+        let upAt = Date()
+        sink.reply(with: [.init(status: 200)])
+        try daemon.waitForEvent("transition", timeout: 30) { $0.contains("to=EMERGENCY_SENT") }
+        let waited = Date().timeIntervalSince(upAt)
+        #expect(waited < 16, "delivered within one probe interval (15 s) of coming back: \(waited) s")
+        #expect(daemon.waitForExit(timeout: 60))
+        let kinds = sink.requests.compactMap { (try? JSONSerialization.jsonObject(with: $0.body) as? [String: Any])?["message_kind"] as? String }
+        #expect(kinds.first == "alert" && Set(kinds.prefix(failures + 1)) == ["alert"], "only the alert until it got through: \(kinds)")
+        #expect(kinds.filter { $0 == "alert" }.count == failures + 1)
+    }
 }
