@@ -10,8 +10,8 @@ import Testing
         #expect(lines.first == "config/demo.toml: ok")
         #expect(lines.contains("  person:   Ana Pereira (+351912345678, PT)"))
         #expect(lines.contains("  contacts: 1: Rui (console)"))
-        #expect(lines.contains("  detector: walking, standard sensitivity"))
-        #expect(lines.contains { $0.hasPrefix("  sensor:   replay ") && $0.hasSuffix("/Datasets/demo/forward-fall.detrec at 1x") })
+        #expect(lines.contains("  detector: cycling, standard sensitivity"))
+        #expect(lines.contains { $0.hasPrefix("  sensor:   replay ") && $0.hasSuffix("/Datasets/demo/bike-crash.detrec at 1x") })
         #expect(lines.contains("  channels: console"))
         #expect(lines.contains("  api:      127.0.0.1:8180"))
     }

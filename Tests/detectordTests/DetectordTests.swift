@@ -5,12 +5,19 @@ import Testing
     @Test func helpNamesEverySubcommand() throws {
         let output = try DetectordProcess.run(["--help"])
         #expect(output.status == 0)
-        for name in ["replay", "synth", "probe", "drill", "status", "bench", "train", "config", "run", "record", "pair"] {
+        for name in ["replay", "synth", "probe", "drill", "status", "bench", "train", "config", "run", "ctl", "record", "pair"] {
             #expect(output.standardOutput.contains("\n  \(name) "), "missing \(name)")
         }
     }
 
-    @Test(arguments: ["run", "record", "pair"])
+    @Test func runRefusesToStartOnAConfigurationItCannotRead() throws {
+        let output = try DetectordProcess.run(["run", "--config", "/nonexistent/detectord.toml"])
+        #expect(output.status == 65)
+        #expect(output.standardError.contains("/nonexistent/detectord.toml"), "\(output.standardError)")
+        #expect(output.standardError.contains("not starting"))
+    }
+
+    @Test(arguments: ["record", "pair"])
     func plannedCommandsSaySoAndExitUnavailable(_ name: String) throws {
         let output = try DetectordProcess.run([name])
         #expect(output.status == 69)
