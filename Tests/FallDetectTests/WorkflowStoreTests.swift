@@ -29,6 +29,24 @@ import Testing
         }
     }
 
+    @Test func waitingLeavesOutWhatWasDeliveredOrAbandoned() throws {
+        try withStore { path in
+            let store = try WorkflowStore(path: path)
+            try store.saveContact(Contact(name: "Bob", phone: "+33612345678"))
+            try store.saveContact(Contact(name: "Eve", phone: "+33698765432", channel: "webhook"))
+            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+            try store.apply(.detection(.automaticFall), at: 0)
+            try store.apply(.tick, at: 120 * s)
+            let queued = try store.waiting()
+            #expect(queued.count == 3) // the log, Bob, Eve
+            try store.delivered(queued[0], at: 121 * s)
+            try store.abandon(queued[1], reason: "the number does not exist", at: 121 * s)
+            try store.failed(queued[2], retryAfter: 30, at: 121 * s)
+            #expect(try store.waiting().map(\.id) == [queued[2].id], "a retry later still waits; delivered and abandoned do not")
+            #expect(try store.due(at: Int64.max).count == 2, "due(at:) still reaches the abandoned one at the end of time")
+        }
+    }
+
     @Test func sendingQueuesOneKeyedMessagePerRecipient() throws {
         try withStore { path in
             let store = try WorkflowStore(path: path)

@@ -117,6 +117,7 @@ public final class WorkflowStore: Sendable {
     public func enqueue(_ kind: MessageKind, at now: Int64) throws { try transaction { try $0.enqueue(kind, at: now) } }
     public func note(_ type: String, _ payload: String, at now: Int64) throws { try transaction { try $0.note(type, payload, at: now) } }
     public func due(at now: Int64) throws -> [OutboxMessage] { try snapshot { try $0.due(at: now) } }
+    public func waiting() throws -> [OutboxMessage] { try snapshot { try $0.waiting() } }
     @discardableResult
     public func delivered(_ message: OutboxMessage, at now: Int64) throws -> [WorkflowAction] { try transaction { try $0.delivered(message, at: now) } }
     public func abandon(_ message: OutboxMessage, reason: String, at now: Int64) throws {

@@ -175,6 +175,14 @@ public struct WorkflowTransaction {
             arguments: [now])
     }
 
+    /// Messages still to be delivered, now or later: neither delivered, superseded nor abandoned
+    /// (an abandoned one waits at `Int64.max` for ever).
+    public func waiting() throws -> [OutboxMessage] {
+        try OutboxMessage.fetchAll(
+            db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ? ORDER BY id",
+            arguments: [Int64.max])
+    }
+
     /// Records a confirmed delivery (once) and tells the state machine.
     @discardableResult
     public func delivered(_ message: OutboxMessage, at now: Int64) throws -> [WorkflowAction] {

@@ -80,7 +80,7 @@ final class DaemonStatus: Sendable {
             "keychain": keychain.withLock { $0 }?.status ?? ["state": "not configured"],
             "person": machine.person?.fullName ?? NSNull(),
             "contacts": contacts.count,
-            "outbox_waiting": try store.due(at: Int64.max).count,
+            "outbox_waiting": try store.waiting().count,
             "uptime_s": Self.tenths(Double(now - startedAt) / 1e9),
         ]
     }

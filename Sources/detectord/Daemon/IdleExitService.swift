@@ -13,7 +13,7 @@ struct IdleExitService: Service {
         while !Task.isShuttingDownGracefully {
             try? await Task.sleep(for: .milliseconds(500))
             guard sourceEnded.isRaised else { continue }
-            guard let machine = try? store.workflow(), let waiting = try? store.due(at: Int64.max) else { continue }
+            guard let machine = try? store.workflow(), let waiting = try? store.waiting() else { continue }
             let settled = machine.state == .noEmergency || machine.state == .emergencyEnded
             if settled, !machine.isTracking, waiting.isEmpty {
                 hub.publish(DaemonEvent("idle", at: WorkflowService.utcNow(), [("message", .string("the replay has ended and nothing is left to do"))]))
