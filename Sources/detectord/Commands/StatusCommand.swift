@@ -50,8 +50,7 @@ struct StatusCommand: ParsableCommand {
         }
         let contacts = try store.contacts()
         lines.append("contacts:   \(contacts.isEmpty ? "none" : contacts.map { "\($0.name) \($0.phone) (\($0.channel))" }.joined(separator: ", "))")
-        // Abandoned messages sit at Int64.max: they wait for nothing.
-        let waiting = try store.due(at: Int64.max - 1)
+        let waiting = try store.waiting()
         lines.append("outbox:     \(waiting.count) message\(waiting.count == 1 ? "" : "s") waiting")
         for health in try store.channelHealth() {
             let how = health.isDown ? "down" : "failing"
