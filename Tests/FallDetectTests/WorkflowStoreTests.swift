@@ -29,14 +29,20 @@ import Testing
         }
     }
 
+    /// A store whose fall alert has just been queued for the log, Bob (sms) and Eve (webhook).
+    private func sendingToBobAndEve(_ path: String) throws -> WorkflowStore {
+        let store = try WorkflowStore(path: path)
+        try store.saveContact(Contact(name: "Bob", phone: "+33612345678"))
+        try store.saveContact(Contact(name: "Eve", phone: "+33698765432", channel: "webhook"))
+        try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+        try store.apply(.detection(.automaticFall), at: 0)
+        try store.apply(.tick, at: 120 * s)
+        return store
+    }
+
     @Test func waitingLeavesOutWhatWasDeliveredOrAbandoned() throws {
         try withStore { path in
-            let store = try WorkflowStore(path: path)
-            try store.saveContact(Contact(name: "Bob", phone: "+33612345678"))
-            try store.saveContact(Contact(name: "Eve", phone: "+33698765432", channel: "webhook"))
-            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
-            try store.apply(.detection(.automaticFall), at: 0)
-            try store.apply(.tick, at: 120 * s)
+            let store = try sendingToBobAndEve(path)
             let queued = try store.waiting()
             #expect(queued.count == 3) // the log, Bob, Eve
             try store.delivered(queued[0], at: 121 * s)
@@ -49,12 +55,7 @@ import Testing
 
     @Test func sendingQueuesOneKeyedMessagePerRecipient() throws {
         try withStore { path in
-            let store = try WorkflowStore(path: path)
-            try store.saveContact(Contact(name: "Bob", phone: "+33612345678"))
-            try store.saveContact(Contact(name: "Eve", phone: "+33698765432", channel: "webhook"))
-            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
-            try store.apply(.detection(.automaticFall), at: 0)
-            try store.apply(.tick, at: 120 * s)
+            let store = try sendingToBobAndEve(path)
 
             let due = try store.due(at: 120 * s)
             #expect(due.map(\.recipient) == ["log", "+33612345678", "+33698765432"])

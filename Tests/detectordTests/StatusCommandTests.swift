@@ -3,20 +3,27 @@ import Testing
 @testable import detectord
 
 @Suite struct StatusCommandTests {
-    @Test func showsTheStateCountdownsContactsAndIncidents() throws {
+    /// Runs `script` as a drill on a fresh database in a folder of its own; returns the database's
+    /// path (the caller removes the folder).
+    private func drill(_ script: String) throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("status-\(UUID())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("w.sqlite").path
-        let script = dir.appendingPathComponent("s.jsonl").path
+        let path = dir.appendingPathComponent("s.jsonl").path
+        try script.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try DetectordProcess.run(["drill", path, "--db", db]).status == 0)
+        return db
+    }
+
+    @Test func showsTheStateCountdownsContactsAndIncidents() throws {
         // A keychain SOS at drill second 2 that goes out at 32; the drill's clock starts 2026-01-01T12:00Z.
-        try """
+        let db = try drill("""
             {"at": 0, "do": "start", "name": "Ada Lovelace", "phone": "+447700900123", "country": "GB"}
             {"at": 0, "do": "contact", "name": "Charles", "phone": "+447700900456"}
             {"at": 2, "do": "sos", "source": "keychain"}
             {"at": 40, "do": "advance"}
-            """.write(toFile: script, atomically: true, encoding: .utf8)
-        #expect(try DetectordProcess.run(["drill", script, "--db", db]).status == 0)
+            """)
+        defer { try? FileManager.default.removeItem(atPath: (db as NSString).deletingLastPathComponent) }
 
         let output = try DetectordProcess.run(["status", "--db", db, "--at", "1767268900"]) // drill second 100
         #expect(output.status == 0, "\(output.standardError)")
@@ -32,19 +39,14 @@ import Testing
     /// With the network down since drill second 0, the alert sent at 32 s is probed at 32, 34 and
     /// 38 s (2 s doubling); the next try is at 46 s.
     @Test func showsAChannelThatIsDown() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("status-\(UUID())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let db = dir.appendingPathComponent("w.sqlite").path
-        let script = dir.appendingPathComponent("s.jsonl").path
-        try """
+        let db = try drill("""
             {"at": 0, "do": "start", "name": "Ada Lovelace", "phone": "+447700900123", "country": "GB"}
             {"at": 0, "do": "contact", "name": "Charles", "phone": "+447700900456"}
             {"at": 0, "do": "network", "up": false}
             {"at": 2, "do": "sos"}
             {"at": 40, "do": "advance"}
-            """.write(toFile: script, atomically: true, encoding: .utf8)
-        #expect(try DetectordProcess.run(["drill", script, "--db", db]).status == 0)
+            """)
+        defer { try? FileManager.default.removeItem(atPath: (db as NSString).deletingLastPathComponent) }
 
         let text = try DetectordProcess.run(["status", "--db", db, "--at", "1767268840"]).standardOutput
         #expect(text.contains("outbox:     2 messages waiting"))
