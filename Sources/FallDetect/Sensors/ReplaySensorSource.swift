@@ -42,6 +42,12 @@ public final class ReplaySensorSource: SensorSource {
             throw FallDetectError(.noData, "the recording holds no IMU samples", path: entry.name)
         }
         first = loaded.recording
+        // The detector's filters and the ring are sized from it: only rates an IMU really runs at.
+        guard (10...10_000).contains(first.info.sensor.sampleRate) else {
+            throw FallDetectError(
+                .invalidArgument, "recorded at \(first.info.sensor.sampleRate) Hz; a live replay needs 10 to 10000 Hz", path: entry.name,
+                field: "sample rate")
+        }
         sampleRate = first.info.sensor.sampleRate
         accelerometerRange = first.info.sensor.accelerometerRange
         self.speed = speed

@@ -31,7 +31,8 @@ struct Daemon {
             profile: plan.profile, sampleRate: Float(plan.source.sampleRate), accelerometerRange: plan.source.accelerometerRange,
             fallModel: model)
         // Four seconds of samples: the detector can fall that far behind before anything drops.
-        let capacity = max(256, Int(plan.source.sampleRate * 4).nextPowerOfTwo)
+        // Sources keep their rate within 10…10000 Hz, so this stays between 256 and 65536.
+        let capacity = min(1 << 16, max(256, Int(min(plan.source.sampleRate, 10_000) * 4).nextPowerOfTwo))
         let ring = SampleRing(capacity: capacity)
         let status = DaemonStatus(
             store: store, sensorSummary: plan.source.summary, nominalRate: plan.source.sampleRate, profile: plan.profile.name,
