@@ -170,17 +170,10 @@ public final class DrillRunner {
         case .resume: try apply(.resume)
         case .survey(let answer): try apply(.survey(answer))
         case .disarm(let pin):
-            guard let hash = try tx.setting("pinHash", as: String.self) else {
+            guard try tx.setting("pinHash", as: String.self) != nil else {
                 throw FallDetectError(.invalidArgument, "no PIN is set: set_pin first", line: step.line, field: "pin")
             }
-            var lock = try tx.setting("pinLock", as: PINLock.self) ?? PINLock()
-            let outcome = lock.check(pin, pinHash: hash, duressHash: try tx.setting("duressHash", as: String.self), at: utc)
-            try tx.setSetting("pinLock", lock)
-            switch outcome {
-            case .verdict(let verdict): try apply(.disarm(verdict))
-            case .lockedOut(let seconds):
-                pending.append(.ignored("PIN entry locked for \(Int(seconds.rounded(.up))) s after wrong tries"))
-            }
+            pending += try tx.disarm(pin: pin, at: utc)
         case .position(let latitude, let longitude, let accuracy, let speed):
             try tx.recordPosition(StoredPosition(latitude: latitude, longitude: longitude, accuracy: accuracy, speed: speed))
             try apply(.position(latitude: latitude, longitude: longitude))

@@ -7,11 +7,7 @@ extension WorkflowTransaction {
         gnssConfigured: Bool, at now: Int64
     ) throws -> [WorkflowAction] {
         try db.execute(sql: "DELETE FROM contact")
-        for contact in contacts {
-            try db.execute(
-                sql: "INSERT INTO contact(name, phone, channel) VALUES (?, ?, ?) ON CONFLICT(phone) DO UPDATE SET name = excluded.name, channel = excluded.channel",
-                arguments: [contact.name, contact.phone.e164, contact.channel])
-        }
+        for contact in contacts { try upsert(contact) }
         if let pinHash { try setSetting("pinHash", pinHash) }
         var machine = try workflow()
         if machine.settings != settings {

@@ -39,6 +39,11 @@ public struct WorkflowTransaction {
         guard exists || count < limit else {
             throw FallDetectError(.invalidArgument, "at most \(limit) contacts", field: "contact")
         }
+        try upsert(contact)
+    }
+
+    /// Writes a contact, replacing the one with the same number; no PIN check (callers decide).
+    func upsert(_ contact: Contact) throws {
         try db.execute(
             sql: "INSERT INTO contact(name, phone, channel) VALUES (?, ?, ?) ON CONFLICT(phone) DO UPDATE SET name = excluded.name, channel = excluded.channel",
             arguments: [contact.name, contact.phone.e164, contact.channel])

@@ -36,7 +36,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard statusEvery >= 0, statusEvery.isFinite else { throw ValidationError("--status-every must be 0 or more") }
-        if let listen, Self.split(listen) == nil { throw ValidationError("--listen takes HOST:PORT, got \"\(listen)\"") }
+        if let listen, APISettings.split(listen, ports: 0...65_535) == nil { throw ValidationError("--listen takes HOST:PORT, got \"\(listen)\"") }
     }
 
     func run() async throws {
@@ -62,7 +62,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func makePlan(_ settings: DaemonConfiguration) throws -> DaemonPlan {
         var api = settings.api
-        if let listen, let (host, port) = Self.split(listen) {
+        if let listen, let (host, port) = APISettings.split(listen, ports: 0...65_535) {
             api.host = host
             api.port = port
         }
@@ -106,10 +106,4 @@ struct RunCommand: AsyncParsableCommand {
             statusEvery: statusEvery)
     }
 
-    /// HOST:PORT with port 0 allowed (the system picks one; the log says which).
-    static func split(_ text: String) -> (String, Int)? {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65_535).contains(port) else { return nil }
-        let host = String(text[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return host.isEmpty ? nil : (host, port)
-    }
 }

@@ -29,11 +29,12 @@ struct APISettings: Sendable, Equatable {
         self.init(host: host, port: port)
     }
 
-    /// "127.0.0.1:8180" → ("127.0.0.1", 8180); "[::1]:8180" → ("::1", 8180).
-    static func split(_ text: String) -> (String, Int)? {
+    /// "127.0.0.1:8180" → ("127.0.0.1", 8180); "[::1]:8180" → ("::1", 8180). `run --listen` also
+    /// takes port 0 (the system picks one and the log says which).
+    static func split(_ text: String, ports: ClosedRange<Int> = 1...65_535) -> (String, Int)? {
         guard let colon = text.lastIndex(of: ":") else { return nil }
         var host = String(text[..<colon])
-        guard let port = Int(text[text.index(after: colon)...]), (1...65_535).contains(port) else { return nil }
+        guard let port = Int(text[text.index(after: colon)...]), ports.contains(port) else { return nil }
         if host.hasPrefix("[") {
             guard host.hasSuffix("]"), host.count > 2 else { return nil }
             host = String(host.dropFirst().dropLast())

@@ -69,7 +69,6 @@ struct Daemon {
             }
         }
         status.attach(detector: detector)
-        let detectorThread = DetectorThread(loop: detector)
         let sourceEnded = OnceFlag()
         let pump = SensorPump(source: plan.source, ring: ring, detector: detector) { result in
             let now = WorkflowService.utcNow()
@@ -118,8 +117,8 @@ struct Daemon {
             .init(service: keychain.map { $0 as any Service } ?? IdleService(), successTerminationBehavior: .ignore, serviceName: "keychain"),
             .init(service: GNSSService(choice: plan.gnss, detector: detector, workflow: workflow, status: status, hub: hub),
                   successTerminationBehavior: .ignore, serviceName: "gnss"),
-            .init(service: ThreadService(name: "detector", start: { detectorThread.start() }, stop: { detectorThread.stop() }), serviceName: "detector"),
-            .init(service: ThreadService(name: "sensor", start: { pump.start() }, stop: { pump.stop() }), serviceName: "sensor"),
+            .init(service: WorkerThread(name: "detector", wake: { detector.signalStop() }) { detector.run(shouldStop: $0) }, serviceName: "detector"),
+            .init(service: WorkerThread(name: "sensor") { pump.run(shouldStop: $0) }, serviceName: "sensor"),
         ]
         if plan.exitWhenIdle, plan.sourceIsFinite {
             services.append(.init(service: IdleExitService(store: store, sourceEnded: sourceEnded, hub: hub), successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "idle-exit"))

@@ -9,7 +9,6 @@ final class EventHub: Sendable {
     private struct State {
         var listeners: [UUID: AsyncStream<DaemonEvent>.Continuation] = [:]
         var recent: [DaemonEvent] = []
-        var published = 0
     }
 
     private let state = Mutex(State())
@@ -33,7 +32,6 @@ final class EventHub: Sendable {
         let listeners = state.withLock { s in
             s.recent.append(event)
             if s.recent.count > keep { s.recent.removeFirst(s.recent.count - keep) }
-            s.published += 1
             return Array(s.listeners.values)
         }
         for listener in listeners { listener.yield(event) }
@@ -64,6 +62,5 @@ final class EventHub: Sendable {
         for listener in listeners { listener.finish() }
     }
 
-    var publishedCount: Int { state.withLock { $0.published } }
     var recentEvents: [DaemonEvent] { state.withLock { $0.recent } }
 }

@@ -14,7 +14,6 @@ final class WorkflowService: Service {
     private let commands: AsyncStream<WorkflowCommand>
     private let continuation: AsyncStream<WorkflowCommand>.Continuation
     private let wakeDispatcher: @Sendable () -> Void
-    private let clock: @Sendable () -> Int64
     private let metrics: DaemonMetrics
     /// Countdowns are shortened for a demonstration: every countdown says so.
     private let demo: Bool
@@ -23,16 +22,13 @@ final class WorkflowService: Service {
 
     init(
         store: WorkflowStore, hub: EventHub, metrics: DaemonMetrics, demo: Bool = false,
-        wakeDispatcher: @escaping @Sendable () -> Void, beep: @escaping @Sendable (Bool) -> Void = { _ in },
-        clock: @escaping @Sendable () -> Int64 = WorkflowService.utcNow
-    ) {
+        wakeDispatcher: @escaping @Sendable () -> Void, beep: @escaping @Sendable (Bool) -> Void = { _ in }) {
         self.demo = demo
         self.beep = beep
         self.store = store
         self.hub = hub
         self.metrics = metrics
         self.wakeDispatcher = wakeDispatcher
-        self.clock = clock
         (commands, continuation) = AsyncStream.makeStream(of: WorkflowCommand.self, bufferingPolicy: .unbounded)
     }
 
@@ -64,7 +60,7 @@ final class WorkflowService: Service {
     func run() async throws {
         // A restart resumes: tell what the database says is going on.
         let machine = try store.workflow()
-        hub.publish(DaemonEvent("workflow", at: clock(), [("state", .string(machine.state.rawValue))] + Self.remaining(machine, at: clock())))
+        hub.publish(DaemonEvent("workflow", at: Self.utcNow(), [("state", .string(machine.state.rawValue))] + Self.remaining(machine, at: Self.utcNow())))
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
@@ -84,7 +80,7 @@ final class WorkflowService: Service {
     }
 
     private func handle(_ command: WorkflowCommand) {
-        let now = clock()
+        let now = Self.utcNow()
         switch command {
         case .input(let input, let origin, let reply):
             let result = attempt { tx in try tx.apply(input, at: now) }
