@@ -45,6 +45,11 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(name: .customLong("csv-rate"), help: "CSV sample rate in Hz, used when there is no time column.")
     var csvRate: Double = 100
 
+    @Option(name: .customLong("csv-axes"), help: ArgumentHelp(
+        "How the CSV's sensor axes map onto the body frame (x forward, y left, z up), as x=+z,y=-y,z=+x (default: they are the body frame).",
+        valueName: "mapping"))
+    var csvAxes: String?
+
     @Option(help: ArgumentHelp("Folder for the parsed-dataset cache (default: $XDG_CACHE_HOME/detectord or ~/.cache/detectord).", valueName: "dir"))
     var cache: String?
 
@@ -99,6 +104,12 @@ struct ReplayCommand: AsyncParsableCommand {
         format.accelerationUnit = accel
         format.angularRateUnit = gyro
         format.sampleRate = csvRate
+        if let csvAxes {
+            guard let mapping = AxisMapping(csvAxes) else {
+                throw ValidationError("--csv-axes must map x, y and z each onto a different signed sensor axis, as x=+z,y=-y,z=+x; got '\(csvAxes)'")
+            }
+            format.axisMapping = mapping
+        }
         return format
     }
 
