@@ -54,10 +54,12 @@ struct BenchCommand: ParsableCommand {
             point, the paper's published points, and the share of trials with a detection per activity code.
             """)
 
-    @Option(help: ArgumentHelp("Dataset layout: sisfall (the only one today).", valueName: "name"))
+    @Option(help: ArgumentHelp(
+        "Dataset layout: sisfall (trials with fall labels) or hapt (continuous daily activities from a waist phone, no falls; the folder holding recordings/).",
+        valueName: "name"))
     var dataset: String = "sisfall"
 
-    @Option(help: ArgumentHelp("Folder holding SisFall_dataset/.", valueName: "dir"))
+    @Option(help: ArgumentHelp("Folder holding SisFall_dataset/ (or, with --dataset hapt, recordings/).", valueName: "dir"))
     var root: String
 
     @Option(help: ArgumentHelp("Trial protocol: c2, c3, c8, c9, c13 or all. Online protocol: c8, multiphase, learned, learned+stillness, learned+recovery, learned+stillness+recovery or all.", valueName: "name"))
@@ -105,7 +107,8 @@ struct BenchCommand: ParsableCommand {
     var cache: String?
 
     func validate() throws {
-        guard dataset == "sisfall" else { throw ValidationError("--dataset: only sisfall is supported, got '\(dataset)'") }
+        guard dataset == "sisfall" || dataset == "hapt" else { throw ValidationError("--dataset must be sisfall or hapt, got '\(dataset)'") }
+        if dataset == "hapt" { return try validateContinuous() }
         guard evaluationProtocol == "trial" || evaluationProtocol == "online" else {
             throw ValidationError("--protocol must be trial or online, got '\(evaluationProtocol)'")
         }
@@ -141,6 +144,7 @@ struct BenchCommand: ParsableCommand {
     func run() throws {
         let out = Terminal.standardOutput
         let err = Terminal.standardError
+        if dataset == "hapt" { return try runContinuous() }
         if evaluationProtocol == "online" { return try runOnline() }
         let features = try features()
         let clock = ContinuousClock()

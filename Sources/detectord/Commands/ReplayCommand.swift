@@ -68,6 +68,12 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-detect"), help: "Decode only; run no detectors.")
     var noDetect = false
 
+    @Option(help: ArgumentHelp(
+        "Also write every fall candidate (each impact the tracker measured, detected or not) to FILE as JSON lines: recording, time, "
+            + "the measurements the judges read, and both judges' scores.",
+        valueName: "file"))
+    var candidates: String?
+
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give at least one path") }
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number") }
@@ -126,6 +132,15 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         for notice in catalog.notices { err.write("note: \(notice)\n") }
 
+        var candidateLog: CandidateLog?
+        if let candidates {
+            do {
+                candidateLog = try CandidateLog(path: candidates)
+            } catch {
+                err.write("detectord replay: \(error)\n")
+                throw ExitCode(73)
+            }
+        }
         let runner = ReplayRunner(speed: fast ? .asFastAsPossible : (speed == 1 ? .realTime : .scaled(speed)), clock: ContinuousClock())
         var total = ReplayStatistics()
         var dataSeconds = 0.0
@@ -178,6 +193,14 @@ struct ReplayCommand: AsyncParsableCommand {
                 err.write(
                     "warning: \(title): the gyroscope reported turns no body makes (a mean |ω| over \(Int(GyroscopeGuard().implausibleRate)) °/s) "
                         + "\(episodes) time\(episodes == 1 ? "" : "s"); tilt followed the accelerometer meanwhile. Check the sensor and its mount.\n")
+            }
+            if let candidateLog {
+                let chosen = try detectionProfile()
+                do {
+                    try candidateLog.write(loaded.recording, profile: chosen)
+                } catch {
+                    err.write("error: \(title): \(error)\n")
+                }
             }
             total.merge(stats)
             dataSeconds += stats.durationSeconds

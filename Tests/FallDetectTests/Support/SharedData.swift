@@ -41,6 +41,23 @@ enum SharedData {
         }
     }
 
+    static var haptArchive: String { "\(datasetsDirectory)/hapt-dev.tar.xz" }
+
+    /// The unpacked HAPT development recordings (`…/.cache/datasets/hapt`), or nil as for SisFall.
+    static func haptRoot(sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+        guard FileManager.default.fileExists(atPath: haptArchive) else {
+            missing("../shared/datasets not found (looked for \(haptArchive))", sourceLocation: sourceLocation)
+            return nil
+        }
+        do {
+            let archive = DatasetArchive(archivePath: haptArchive, destination: "\(packageRoot)/.cache/datasets")
+            return try archive.unpack() + "/hapt"
+        } catch {
+            Issue.record("cannot unpack \(haptArchive): \(error)", sourceLocation: sourceLocation)
+            return nil
+        }
+    }
+
     static func missing(_ what: String, sourceLocation: SourceLocation) {
         if ProcessInfo.processInfo.environment["CI"] == "true" {
             Issue.record("\(what); CI needs ../shared beside the package", sourceLocation: sourceLocation)

@@ -1,12 +1,14 @@
 /// The learned judge: gradient-boosted trees over the candidate's measurements
 /// (`FallCandidate.features`), trained by `detectord train` on the SisFall development subjects
-/// only. Its score is the model's probability that the candidate is a fall.
+/// only. Its score is the model's probability that the candidate is a fall, and 0 for a candidate
+/// outside the physical bounds of a fall (`PhysicalFallBounds`), whatever the model says.
 public struct LearnedFallJudge: FallJudge {
     public var model: BoostedTrees
     public var threshold: Float
+    public var bounds: PhysicalFallBounds
     public var name: String { "learned" }
 
-    public init(model: BoostedTrees, threshold: Float) throws(FallDetectError) {
+    public init(model: BoostedTrees, threshold: Float, bounds: PhysicalFallBounds = .standard) throws(FallDetectError) {
         guard model.featureCount <= FallCandidate.featureNames.count else {
             throw FallDetectError(
                 .invalidArgument, "model reads \(model.featureCount) features; candidates have \(FallCandidate.featureNames.count)",
@@ -15,8 +17,10 @@ public struct LearnedFallJudge: FallJudge {
         guard threshold.isFinite, threshold > 0, threshold < 1 else {
             throw FallDetectError(.invalidArgument, "threshold must lie in (0, 1), got \(threshold)", field: "threshold")
         }
+        try bounds.validate()
         self.model = model
         self.threshold = threshold
+        self.bounds = bounds
     }
 
     /// The model and threshold of a model file (`detectord train`'s output).
@@ -29,7 +33,9 @@ public struct LearnedFallJudge: FallJudge {
         try LearnedFallJudge(modelFile: FallModelFile.shipped())
     }
 
-    public func score(_ candidate: FallCandidate) -> Float { model.probability(candidate.features) }
+    public func score(_ candidate: FallCandidate) -> Float {
+        bounds.admits(candidate) ? model.probability(candidate.features) : 0
+    }
 
     /// The probability itself, rescaled so the threshold maps to 0.5.
     public func confidence(score: Float) -> Float {

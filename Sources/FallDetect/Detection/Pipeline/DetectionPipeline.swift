@@ -32,6 +32,8 @@ public struct DetectionPipeline: Sendable {
             if let fallModel { model = fallModel } else { model = try FallModelFile.shipped() }
             var judge = try LearnedFallJudge(modelFile: model)
             judge.threshold = profile.learnedThreshold
+            try profile.fallBounds.validate()
+            judge.bounds = profile.fallBounds
             fall = try FallDetector(judge: judge, candidates: candidates, gate: gate)
         case .multiphase?:
             fall = try FallDetector(judge: MultiphaseFallJudge(parameters: profile.multiphase), candidates: candidates, gate: gate)

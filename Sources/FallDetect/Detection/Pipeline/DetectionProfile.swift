@@ -8,6 +8,8 @@ public struct DetectionProfile: Sendable, Hashable {
     public var multiphase: MultiphaseFallParameters
     /// Probability threshold of the learned judge.
     public var learnedThreshold: Float
+    /// What the learned judge may call a fall at most (`PhysicalFallBounds`).
+    public var fallBounds: PhysicalFallBounds = .standard
     public var candidates: FallCandidateSettings
     public var freeFall: FreeFallParameters?
     public var crash: CrashDetectorParameters?
