@@ -91,11 +91,21 @@ $(SISFALL_STAMP): $(SHARED)/datasets/sisfall-dev.tar.xz
 	tar -xJf $< -C $(CACHE)/datasets
 	touch $@
 
+# HAPT's development users: continuous daily life from a waist phone, no falls (never committed).
+HAPT := $(CACHE)/datasets/hapt
+HAPT_STAMP := $(CACHE)/datasets/.hapt-unpacked
+$(HAPT_STAMP): $(SHARED)/datasets/hapt-dev.tar.xz
+	mkdir -p $(CACHE)/datasets
+	tar -xJf $< -C $(CACHE)/datasets
+	touch $@
+
 train: build $(SISFALL_STAMP)
 	$(RELEASE_BIN) train --root $(SISFALL) --cache $(CACHE)/detectord
 	$(SWIFT) build -c release --product detectord
 
-evaluate: build $(SISFALL_STAMP)
+evaluate: build $(SISFALL_STAMP) $(HAPT_STAMP)
+	@# Another lab, device and people, no falls: false alarms per hour and detections at removals.
+	$(RELEASE_BIN) bench --dataset hapt --root $(HAPT) --json $(CACHE)/bench-hapt.json
 	$(RELEASE_BIN) bench --dataset sisfall --root $(SISFALL) --cache $(CACHE)/detectord --protocol online --train --folds 10 \
 	  --json $(CACHE)/bench-online.json --plot bench.svg
 	$(RELEASE_BIN) bench --dataset sisfall --root $(SISFALL) --cache $(CACHE)/detectord --protocol online --train --folds 10 \

@@ -50,6 +50,15 @@ struct BenchCommand: ParsableCommand {
             (angular rate / S, acceleration beyond gravity / S², the rest of the trial later by the \
             added time), a transform no model trains on.
 
+            --dataset hapt reads HAPT's continuous recordings (DIR holds recordings/userNN_expK.csv: a waist \
+            phone at 50 Hz, labelled daily activities, no falls) and runs them through the walking profile \
+            exactly as `run` uses it (--detector learned, learned-unbounded: the same model without its \
+            physical bounds, multiphase, or all). Each recording's daily activity ends 2 s after its last \
+            labelled sample; every detection before is a false alarm, named with the activity it fell in, \
+            and every detection after is one at the device's removal (the phone taken off and set down), \
+            counted apart. Reported: false alarms per hour with an exact Poisson 95 % interval, removals \
+            with a detection, and every detection; --json writes the same.
+
             --plot writes an SVG: each detector's threshold sweep as a ROC curve (trials), its operating \
             point, the paper's published points, and the share of trials with a detection per activity code.
             """)
