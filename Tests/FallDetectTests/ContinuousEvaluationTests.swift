@@ -15,6 +15,10 @@ import Testing
         #expect(abs(shipped.activityHours - 2.68) < 0.01)
         #expect(shipped.falseAlarms.isEmpty, "\(shipped.falseAlarms)")
         #expect(shipped.removalDetections.isEmpty, "\(shipped.removalDetections)")
+        // Nobody wearing the phone is ever taken for a device on a table; the one removal that
+        // rests long enough (user06_exp1, 50 s between two handlings) is seen.
+        #expect(shipped.notWornDuringActivity.isEmpty, "\(shipped.notWornDuringActivity)")
+        #expect(shipped.notWorn.map(\.recording) == ["user06_exp1"])
 
         var unbounded = DetectionProfile.walking
         unbounded.fallBounds = .off

@@ -27,12 +27,14 @@ public struct ReplayRunner<C: Clock>: Sendable where C.Duration == Duration {
 
     /// Replays one recording through `pipeline` as well: each sample, and each fix before the
     /// first sample that follows it; `detection` is called as each detection happens and
-    /// `followUp` as each stage after a fall detection concludes (at their place in paced time).
+    /// `followUp` as each stage after a fall detection concludes, `wear` when the device is taken
+    /// off or put on again (at their place in paced time).
     public func run(
         _ recording: Recording,
         detecting pipeline: inout DetectionPipeline?,
         detection: (DetectionEvent) -> Void = { _ in },
         followUp: (FollowUpOutcome) -> Void = { _ in },
+        wear: (WearChange) -> Void = { _ in },
         progress: (ReplayProgress) -> Void = { _ in }
     ) async throws -> ReplayStatistics {
         let start = clock.now
@@ -81,6 +83,7 @@ public struct ReplayRunner<C: Clock>: Sendable where C.Duration == Duration {
                     }
                     report(detectors.push(samples[i]), into: &stats, detection)
                     for outcome in detectors.takeFollowUps() { followUp(outcome) }
+                    for change in detectors.takeWearChanges() { wear(change) }
                 }
                 pipeline = detectors
             }

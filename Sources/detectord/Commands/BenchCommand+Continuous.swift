@@ -81,6 +81,13 @@ extension BenchCommand {
                 Self.padded(r.detector, 20) + Self.padded(String(r.falseAlarms.count), 14) + Self.padded(rate, 10) + Self.padded(interval, 17)
                     + "\(r.removalsWithDetection) of \(r.removals) (\(r.removalDetections.count) detection\(r.removalDetections.count == 1 ? "" : "s"))\n")
         }
+        // The wear monitor runs the same in every detector's pipeline: report it once.
+        out.write(
+            "\nnot worn (\(Int(WearParameters().offSeconds)) s resting stiller than any worn device): \(first.removalsSeenOff) of \(first.removals) removals seen, "
+                + "\(first.notWornDuringActivity.count) time\(first.notWornDuringActivity.count == 1 ? "" : "s") during daily activity\n")
+        for n in first.notWorn {
+            out.write("  \(n.recording): off from \(ProgressLine.fixed(n.sinceSeconds, 1)) s, said at \(ProgressLine.fixed(n.seconds, 1)) s\(n.duringRemoval ? "" : " (during daily activity)")\n")
+        }
         for r in results where !r.detections.isEmpty {
             out.write("\n\(r.detector):\n")
             for d in r.detections {
@@ -91,6 +98,9 @@ extension BenchCommand {
         let document: [String: Any] = [
             "dataset": dataset, "root": data.root, "recordings": first.recordings, "subjects": subjects, "activity_hours": first.activityHours,
             "removals": first.removals, "removal_seconds": first.removalSeconds, "profile": "walking", "seconds": seconds,
+            "not_worn": first.notWorn.map {
+                ["recording": $0.recording, "seconds": $0.seconds, "since_seconds": $0.sinceSeconds, "during_removal": $0.duringRemoval] as [String: Any]
+            },
             "detectors": results.map { r -> [String: Any] in
                 [
                     "detector": r.detector, "false_alarms": r.falseAlarms.count, "false_alarms_per_hour": Self.json(r.falseAlarmsPerHour),

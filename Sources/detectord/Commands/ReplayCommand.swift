@@ -13,7 +13,9 @@ struct ReplayCommand: AsyncParsableCommand {
             with its time in the recording, its confidence and its evidence. After a fall detection the \
             stages the profile asks for follow it and their outcomes are printed too: the stillness \
             confirmation (cycling: lying still 10 s within 60 s) and the recovery check (walking, cycling: \
-            sitting or standing again within 10 s means recovered, else stayed down). Per recording a summary gives \
+            sitting or standing again within 10 s means recovered, else stayed down). When the device rests \
+            off the body (40 s stiller than breathing leaves a worn one) "not worn" is printed, and "worn \
+            again" when it moves; that never withdraws a detection. Per recording a summary gives \
             duration, samples, peak |a| and the number of detections. On a terminal a live progress line is shown. \
             Unreadable rows or blocks are reported with their file and line (or byte offset) and the \
             replay goes on with what could be read.
@@ -181,6 +183,11 @@ struct ReplayCommand: AsyncParsableCommand {
                 if live { out.write("\r\u{1B}[2K") }
                 out.write(
                     "\(title): \(ProgressLine.fixed(Double(outcome.timestampNanoseconds - origin) / 1e9, 2)) s  \(outcome.summary(origin: origin))\n")
+            } wear: { change in
+                if live { out.write("\r\u{1B}[2K") }
+                let at = ProgressLine.fixed(Double(change.timestampNanoseconds - origin) / 1e9, 2)
+                let since = ProgressLine.fixed(Double(change.sinceNanoseconds - origin) / 1e9, 1)
+                out.write(change.isWorn ? "\(title): \(at) s  worn again\n" : "\(title): \(at) s  not worn: resting off the body since \(since) s\n")
             } progress: { progress in
                 if progress.isFinished {
                     if live { out.write("\r\u{1B}[2K") }

@@ -11,6 +11,8 @@ public struct DetectionPipeline: Sendable {
     var crash: CrashDetector?
     var followUp: FallFollowUp
     var followUps: [FollowUpOutcome] = []
+    var wear: WearMonitor
+    var wearChanges: [WearChange] = []
     /// When the fall or free-fall detector last fired.
     var lastFallNanoseconds: Int64?
 
@@ -43,6 +45,17 @@ public struct DetectionPipeline: Sendable {
         freeFall = try profile.freeFall.map { (p: FreeFallParameters) throws(FallDetectError) in try FreeFallDetector(parameters: p) }
         crash = try profile.crash.map { (p: CrashDetectorParameters) throws(FallDetectError) in try CrashDetector(parameters: p) }
         followUp = try FallFollowUp(confirmation: profile.confirmation, recovery: profile.recovery)
+        wear = try WearMonitor(parameters: profile.wear, sampleRate: Double(sampleRate))
+    }
+
+    /// Whether the device is on a body (`WearMonitor`); it never withdraws a detection.
+    public var isWorn: Bool { wear.isWorn }
+
+    /// The device's removals and returns since the last call, in time order.
+    public mutating func takeWearChanges() -> [WearChange] {
+        if wearChanges.isEmpty { return [] }
+        defer { wearChanges = [] }
+        return wearChanges
     }
 
     /// Times the gyroscope reported turns no body makes and the attitude followed the
@@ -52,6 +65,7 @@ public struct DetectionPipeline: Sendable {
     /// Adds one IMU sample; returns the detections it completed (usually none).
     public mutating func push(_ sample: IMUSample) -> [DetectionEvent] {
         let frame = frames.push(sample)
+        if let change = wear.push(sample) { wearChanges.append(change) }
         let known = followUps.count
         followUp.push(frame, into: &followUps)
         // A wearer who got up again can fall again: the next fall is a new event, as the bench

@@ -10,6 +10,8 @@ public struct DetectionProfile: Sendable, Hashable {
     public var learnedThreshold: Float
     /// What the learned judge may call a fall at most (`PhysicalFallBounds`).
     public var fallBounds: PhysicalFallBounds = .standard
+    /// When the device counts as taken off (`WearMonitor`).
+    public var wear = WearParameters()
     public var candidates: FallCandidateSettings
     public var freeFall: FreeFallParameters?
     public var crash: CrashDetectorParameters?

@@ -10,7 +10,7 @@ public enum ContinuousEvaluation {
         _ recordings: [LabelledRecording], profile: DetectionProfile, fallModel: FallModelFile? = nil, tolerance: Double = OnlineProtocol.defaultTolerance,
         workers: Int? = nil
     ) throws(FallDetectError) -> ContinuousResult {
-        let outcomes = Mutex<[Int: Result<([ContinuousDetection], Int, Int), FallDetectError>]>([:])
+        let outcomes = Mutex<[Int: Result<Outcome, FallDetectError>]>([:])
         let next = Atomic<Int>(0)
         let threads = min(recordings.count, max(1, workers ?? SisFallDataset.processorCount))
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
@@ -27,32 +27,50 @@ public enum ContinuousEvaluation {
         let collected = outcomes.withLock { $0 }
         for (i, recording) in recordings.enumerated() {
             guard let outcome = collected[i] else { continue }
-            let (detections, falls, found) = try outcome.get()
+            let one = try outcome.get()
             result.recordings += 1
             result.activityHours += recording.activitySeconds / 3600
             if recording.removalStartNanoseconds != nil {
                 result.removals += 1
                 result.removalSeconds += recording.removalSeconds
             }
-            result.falls += falls
-            result.fallsDetected += found
-            result.detections += detections
+            result.falls += one.falls
+            result.fallsDetected += one.found
+            result.detections += one.detections
+            result.notWorn += one.notWorn
         }
         return result
     }
 
-    /// One recording: its detections, its labelled falls and how many of them were found.
+    /// One recording: its detections, its labelled falls, how many of them were found, and when
+    /// the device was said to be off.
+    struct Outcome: Sendable {
+        var detections: [ContinuousDetection]
+        var falls: Int
+        var found: Int
+        var notWorn: [NotWornReport]
+    }
+
     static func run(
         _ labelled: LabelledRecording, profile: DetectionProfile, fallModel: FallModelFile?, tolerance: Double
-    ) throws(FallDetectError) -> ([ContinuousDetection], Int, Int) {
+    ) throws(FallDetectError) -> Outcome {
         let sensor = labelled.recording.info.sensor
         let range = sensor.accelerometerRange.isFinite ? sensor.accelerometerRange : 16
         var pipeline = try DetectionPipeline(profile: profile, sampleRate: Float(sensor.sampleRate), accelerometerRange: range, fallModel: fallModel)
         let origin = labelled.recording.samples.first?.timestampNanoseconds ?? 0
         var detections: [ContinuousDetection] = []
         var found = Set<Int>()
+        var notWorn: [NotWornReport] = []
         for sample in labelled.recording.samples {
-            for event in pipeline.push(sample) {
+            let events = pipeline.push(sample)
+            for change in pipeline.takeWearChanges() where !change.isWorn {
+                notWorn.append(
+                    NotWornReport(
+                        recording: labelled.name, seconds: Double(change.timestampNanoseconds - origin) / 1e9,
+                        sinceSeconds: Double(change.sinceNanoseconds - origin) / 1e9,
+                        duringRemoval: labelled.removalStartNanoseconds.map { change.sinceNanoseconds >= $0 - Int64(LabelledRecording.removalMargin * 1e9) } ?? false))
+            }
+            for event in events {
                 let t = event.timestampNanoseconds
                 let place: ContinuousDetection.Place
                 var activity: String
@@ -73,6 +91,6 @@ public enum ContinuousEvaluation {
                         detector: event.detector, place: place, activity: activity))
             }
         }
-        return (detections, labelled.fallSpans.count, found.count)
+        return Outcome(detections: detections, falls: labelled.fallSpans.count, found: found.count, notWorn: notWorn)
     }
 }

@@ -14,6 +14,8 @@ public struct ContinuousResult: Sendable {
     public var fallsDetected: Int
     /// Every detection, in recording order.
     public var detections: [ContinuousDetection]
+    /// Every time the wear monitor called the device off.
+    public var notWorn: [NotWornReport] = []
 
     public init(
         detector: String, profile: String, recordings: Int = 0, activityHours: Double = 0, removals: Int = 0, removalSeconds: Double = 0, falls: Int = 0,
@@ -29,6 +31,11 @@ public struct ContinuousResult: Sendable {
         self.fallsDetected = fallsDetected
         self.detections = detections
     }
+
+    /// Recordings whose removal the wear monitor saw (the device rested long enough), and the
+    /// times it called a worn device off during daily activity.
+    public var removalsSeenOff: Int { Set(notWorn.filter(\.duringRemoval).map(\.recording)).count }
+    public var notWornDuringActivity: [NotWornReport] { notWorn.filter { !$0.duringRemoval } }
 
     /// Detections during daily activity.
     public var falseAlarms: [ContinuousDetection] { detections.filter { $0.place == .activity } }
