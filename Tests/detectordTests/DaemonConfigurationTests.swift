@@ -159,6 +159,15 @@ import Testing
         #expect(person.line == 3)
     }
 
+    @Test func theWearerIsToldAfterTheConfiguredMinutesOrNever() throws {
+        let told = try DaemonConfiguration.parse(text: Self.minimal + "[detector]\nnot_worn_message_minutes = 45\n", path: "/tmp/d.toml", environment: [:])
+        #expect(told.detector.notWornMessageMinutes == 45)
+        let never = try DaemonConfiguration.parse(text: Self.minimal + "[detector]\nnot_worn_message_minutes = 0\n", path: "/tmp/d.toml", environment: [:])
+        #expect(never.detector.notWornMessageMinutes == nil)
+        let issue = try #require(Self.issue("detector.not_worn_message_minutes", in: Self.minimal + "[detector]\nnot_worn_message_minutes = -5\n"))
+        #expect(issue.line == 17)
+    }
+
     @Test func unknownProfileSensitivityAndChannelListTheChoices() throws {
         let text = Self.minimal.replacingOccurrences(of: "channel = \"console\"", with: "channel = \"pigeon\"")
             + "[detector]\nprofile = \"running\"\nsensitivity = \"extreme\"\n"

@@ -54,4 +54,6 @@ public enum MessageKind: String, Sendable, Codable, CaseIterable {
     case duress
     /// The keychain's battery fell below 20 % (once a day at most).
     case lowBattery = "low_battery"
+    /// To the wearer: the device has rested off the body for a while (`WearMonitor`).
+    case notWorn = "not_worn"
 }

@@ -8,13 +8,20 @@ struct DetectorSettings: Sendable, Equatable {
     var sensitivity: DetectionSensitivity
     /// Another learned fall model (`detectord train` writes one); nil uses the shipped model.
     var modelPath: String?
+    /// Minutes off the body before the wearer is told; nil (0 in the file) never tells.
+    var notWornMessageMinutes: Double?
 
-    static let keys = ["profile", "sensitivity", "model"]
+    static let keys = ["profile", "sensitivity", "model", "not_worn_message_minutes"]
+    static let defaultNotWornMessageMinutes = 30.0
 
-    init(profile: DetectionProfile = .walking, sensitivity: DetectionSensitivity = .standard, modelPath: String? = nil) {
+    init(
+        profile: DetectionProfile = .walking, sensitivity: DetectionSensitivity = .standard, modelPath: String? = nil,
+        notWornMessageMinutes: Double? = DetectorSettings.defaultNotWornMessageMinutes
+    ) {
         self.profile = profile.with(sensitivity: sensitivity)
         self.sensitivity = sensitivity
         self.modelPath = modelPath
+        self.notWornMessageMinutes = notWornMessageMinutes
     }
 
     /// Reads the table; a model file is parsed whole, so a broken one fails here rather than at start.
@@ -36,7 +43,12 @@ struct DetectorSettings: Sendable, Equatable {
                 modelOK = false
             }
         }
+        var minutes: Double? = Self.defaultNotWornMessageMinutes
+        if table.contains("not_worn_message_minutes") {
+            guard let value = table.number("not_worn_message_minutes", in: 0...1440) else { return nil }
+            minutes = value > 0 ? value : nil
+        }
         guard let profile, let sensitivity, modelOK else { return nil }
-        self.init(profile: profile, sensitivity: sensitivity, modelPath: model)
+        self.init(profile: profile, sensitivity: sensitivity, modelPath: model, notWornMessageMinutes: minutes)
     }
 }

@@ -41,7 +41,7 @@ struct Daemon {
         let dispatcher = DispatchService(store: store, channels: plan.channels, isTest: false, deviceID: Self.deviceID(), hub: hub, metrics: metrics)
         let keychain = plan.keychain.map { KeychainService(link: $0, hub: hub) }
         let workflow = WorkflowService(
-            store: store, hub: hub, metrics: metrics, demo: plan.demo, wakeDispatcher: { dispatcher.wake() }, beep: { keychain?.beep($0) })
+            store: store, hub: hub, metrics: metrics, demo: plan.demo, notWornMessageAfter: plan.notWornMessageAfter, wakeDispatcher: { dispatcher.wake() }, beep: { keychain?.beep($0) })
         keychain?.connect(to: workflow)
         status.attach(keychain: keychain)
 
@@ -66,6 +66,10 @@ struct Daemon {
                 hub.publish(DaemonEvent("sensor_fault", at: now, severity: .warning, [("message", .string("no sample for \(DaemonStatus.tenths(seconds)) s"))]))
             case .sensorResumed(let seconds):
                 hub.publish(DaemonEvent("sensor_recovered", at: now, [("message", .string("samples again after \(DaemonStatus.tenths(seconds)) s"))]))
+            case .wear(let change):
+                // The change is on the samples' clock; the workflow keeps wall-clock time.
+                let since = now - (change.timestampNanoseconds - change.sinceNanoseconds)
+                workflow.submit(.wear(isWorn: change.isWorn, since: change.isWorn ? now : since))
             }
         }
         status.attach(detector: detector)

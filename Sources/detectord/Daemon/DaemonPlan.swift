@@ -9,6 +9,8 @@ struct DaemonPlan: Sendable {
     var profile: DetectionProfile
     /// nil runs the shipped model.
     var fallModelPath: String?
+    /// Seconds off the body before the wearer is told (`[detector] not_worn_message_minutes`).
+    var notWornMessageAfter: Double? = DetectorSettings.defaultNotWornMessageMinutes * 60
     var stallSeconds: Double = 1
     var gnss: GNSSChoice
     var workflowSettings: WorkflowSettings

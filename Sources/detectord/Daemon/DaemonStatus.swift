@@ -51,7 +51,11 @@ final class DaemonStatus: Sendable {
             "nominal_rate_hz": nominalRate, "suspect_gyroscope_episodes": live.suspectGyroscopeEpisodes,
         ]
         if let last = live.lastSampleNanoseconds { sensor["last_sample_age_s"] = Self.tenths(Double(now - last) / 1e9) }
-        var detector: [String: Any] = ["profile": profile, "detections": live.detections]
+        var detector: [String: Any] = ["profile": profile, "detections": live.detections, "worn": live.worn]
+        if let since = try store.transaction({ tx in try tx.notWornSince() }) {
+            detector["not_worn_since"] = DaemonEvent.timestamp(since)
+            detector["worn"] = false
+        }
         if live.latency.totalCount > 0 {
             detector["latency_us"] = [
                 "p50": live.latency.valueAtPercentile(50), "p99": live.latency.valueAtPercentile(99), "max": live.latency.max,

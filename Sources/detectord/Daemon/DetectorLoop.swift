@@ -16,6 +16,8 @@ final class DetectorLoop: @unchecked Sendable {
         case followUp(FollowUpOutcome)
         case sensorStalled(seconds: Double)
         case sensorResumed(afterSeconds: Double)
+        /// The device was taken off or put on again (`WearMonitor`).
+        case wear(WearChange)
     }
 
     let ring: SampleRing
@@ -98,6 +100,7 @@ final class DetectorLoop: @unchecked Sendable {
                 for i in 0..<n {
                     for e in pipeline.push(buffer[i]) { events.append(.detection(e)) }
                     for outcome in pipeline.takeFollowUps() { events.append(.followUp(outcome)) }
+                    for change in pipeline.takeWearChanges() { events.append(.wear(change)) }
                 }
                 newest = buffer[n - 1].timestampNanoseconds
                 consumed += n
@@ -116,11 +119,13 @@ final class DetectorLoop: @unchecked Sendable {
             }
             let rateWindow = now - rateWindowStart
             let episodes = pipeline.suspectGyroscopeEpisodes
+            let worn = pipeline.isWorn
             statistics.withLock { s in
                 s.lastPassNanoseconds = now
                 s.samples += UInt64(consumed)
                 s.dropped = ring.droppedCount
                 s.suspectGyroscopeEpisodes = episodes
+                s.worn = worn
                 for t in pushed { _ = s.latency.record(UInt64(clamping: max(0, now - t) / 1000)) }
                 if consumed > 0 {
                     s.lastSampleNanoseconds = newest

@@ -16,6 +16,8 @@ struct LiveStatistics: Sendable {
     /// Samples per second over the last few seconds, measured.
     var measuredRate: Double = 0
     var suspectGyroscopeEpisodes = 0
+    /// Whether the device moves with a body (`WearMonitor`).
+    var worn = true
     /// Sample-to-decision latency in microseconds: from a batch reaching the ring to the end of
     /// the detector pass that judged it.
     var latency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)

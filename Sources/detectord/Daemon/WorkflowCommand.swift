@@ -10,5 +10,7 @@ enum WorkflowCommand: Sendable {
     case position(GNSSFix)
     /// The keychain's battery level: kept, and told to the contacts when low (once a day).
     case keychainBattery(percent: Int)
+    /// The device was taken off (resting since `since`, UTC nanoseconds) or put on again.
+    case wear(isWorn: Bool, since: Int64)
     case tick
 }

@@ -19,11 +19,14 @@ final class WorkflowService: Service {
     private let demo: Bool
     /// Where the workflow's beeper actions go (the keychain, when there is one).
     private let beep: @Sendable (Bool) -> Void
+    /// Seconds off the body before the wearer is told; nil never tells.
+    private let notWornMessageAfter: Double?
 
     init(
         store: WorkflowStore, hub: EventHub, metrics: DaemonMetrics, demo: Bool = false,
-        wakeDispatcher: @escaping @Sendable () -> Void, beep: @escaping @Sendable (Bool) -> Void = { _ in }) {
+        notWornMessageAfter: Double? = nil, wakeDispatcher: @escaping @Sendable () -> Void, beep: @escaping @Sendable (Bool) -> Void = { _ in }) {
         self.demo = demo
+        self.notWornMessageAfter = notWornMessageAfter
         self.beep = beep
         self.store = store
         self.hub = hub
@@ -60,6 +63,14 @@ final class WorkflowService: Service {
     func run() async throws {
         // A restart resumes: tell what the database says is going on.
         let machine = try store.workflow()
+        // The wear monitor starts from "worn" and reports only changes: a device still off is
+        // found off again within its window, and one put back on while the daemon was down must
+        // not stay "off" for ever.
+        let start = Self.utcNow()
+        _ = attempt { tx in
+            try tx.recordWear(isWorn: true, since: start, at: start)
+            return []
+        }
         hub.publish(DaemonEvent("workflow", at: Self.utcNow(), [("state", .string(machine.state.rawValue))] + Self.remaining(machine, at: Self.utcNow())))
         let ticker = Task {
             while !Task.isCancelled {
@@ -110,8 +121,26 @@ final class WorkflowService: Service {
             let result = attempt { tx in try tx.recordKeychainBattery(percent: percent, at: now) ? [.send(.lowBattery)] : [] }
             hub.publish(DaemonEvent("keychain_battery", at: now, severity: percent < 20 ? .warning : .info, [("percent", .int(percent))]))
             if case .success(let actions) = result { report(actions, at: now) }
+        case .wear(let isWorn, let since):
+            let result = attempt { tx in
+                try tx.recordWear(isWorn: isWorn, since: since, at: now)
+                return []
+            }
+            if case .failure = result { return }
+            hub.publish(
+                isWorn
+                    ? DaemonEvent("worn", at: now, [("message", .string("the device moves with a body again"))])
+                    : DaemonEvent(
+                        "not_worn", at: now, severity: .notice,
+                        [("since", .string(DaemonEvent.timestamp(since))), ("message", .string("the device rests off the body; falls cannot be detected"))]))
         case .tick:
-            if case .success(let actions) = attempt({ tx in try tx.apply(.tick, at: now) }) { report(actions, at: now) }
+            let after = notWornMessageAfter
+            let result = attempt { tx in
+                var actions = try tx.apply(.tick, at: now)
+                if let after, try tx.remindNotWorn(afterSeconds: after, at: now) { actions.append(.send(.notWorn)) }
+                return actions
+            }
+            if case .success(let actions) = result { report(actions, at: now) }
         }
     }
 
