@@ -455,8 +455,14 @@ int cfusion_csv_parse_double(const void *text, size_t length, double *out) {
 }
 
 size_t cfusion_csv_count_lines(const void *text, size_t length) {
+    // 64 bytes to one mask and a popcount: the plain byte loop took a third of the parse's time.
     const uint8_t *t = (const uint8_t *)text;
-    size_t n = 0;
-    for (size_t i = 0; i < length; i++) n += t[i] == '\n'; // clang vectorises this loop
+    size_t n = 0, i = 0;
+    for (; i + 64 <= length; i += 64) {
+        cfusion_csv_u8x64 v;
+        memcpy(&v, t + i, 64);
+        n += (size_t)__builtin_popcountll(mask64(__builtin_convertvector(v == '\n', cfusion_csv_b64)));
+    }
+    for (; i < length; i++) n += t[i] == '\n';
     return n;
 }
