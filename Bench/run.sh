@@ -31,11 +31,19 @@ metrics = []
 ours = find(name="detectord.SisFallParser", kernel="automatic", output="new")
 reused = find(name="detectord.SisFallParser", kernel="automatic", output="reused")
 for peer in ("numpy.loadtxt", "pandas.read_csv"):
-    p = find(name=peer)
+    p = find(name=peer, case="sisfall-20mb")
     if ours and p:
         metrics.append({"name": f"sisfall_parse_20mb_vs_{peer}", "unit": "MB/s", "ours": round(ours["mb_per_s"], 1),
                         "peer": f"{peer} {p['version']}", "peer_value": round(p["mb_per_s"], 1),
                         "ratio": round(ours["mb_per_s"] / p["mb_per_s"], 2), "machine": machine})
+# CSV: CSVRecordingReader (file read, parse, samples) over the 31 HAPT recordings vs the peers on the same files.
+csv = find(name="detectord.CSVRecordingReader", case="hapt-csv")
+for peer in ("numpy.loadtxt", "pandas.read_csv"):
+    p = find(name=peer, case="hapt-csv")
+    if csv and p:
+        metrics.append({"name": f"hapt_csv_read_vs_{peer}", "unit": "MB/s", "ours": round(csv["mb_per_s"], 1),
+                        "peer": f"{peer} {p['version']}", "peer_value": round(p["mb_per_s"], 1),
+                        "ratio": round(csv["mb_per_s"] / p["mb_per_s"], 2), "machine": machine})
 if reused and ours:
     metrics.append({"name": "sisfall_parse_20mb_reused_buffer", "unit": "MB/s", "ours": round(reused["mb_per_s"], 1),
                     "peer": "ours, new output array per parse", "peer_value": round(ours["mb_per_s"], 1),

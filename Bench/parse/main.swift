@@ -1,7 +1,8 @@
-// parse-bench: SisFall text parsing throughput, and a pass over the whole dataset from text vs
-// from the TrialCache. Prints one JSON line per measurement.
+// parse-bench: SisFall text parsing throughput, a pass over the whole dataset from text vs from
+// the TrialCache, and CSV reading (HAPT). Prints one JSON line per measurement.
 //
 //   parse-bench file <path> [--repeat N] [--kernel automatic|scalar|swar|vector]
+//   parse-bench csv <folder of HAPT recordings/> [--repeat N]
 //   parse-bench dataset <root holding SisFall_dataset/> --cache <dir> [--workers N]
 //   parse-bench unpack <archive.tar.xz> <destination>
 import FallDetect
@@ -68,7 +69,7 @@ case "file":
             best = min(best, now() - start)
         }
         print(json([
-            ("name", "detectord.SisFallParser"), ("kernel", kernelName), ("output", reuse ? "reused" : "new"),
+            ("name", "detectord.SisFallParser"), ("case", "sisfall-20mb"), ("kernel", kernelName), ("output", reuse ? "reused" : "new"),
             ("bytes", bytes.count), ("rows", rows), ("repeat", repeats), ("best_s", best),
             ("mb_per_s", Double(bytes.count) / best / 1e6), ("rows_per_s", Double(rows) / best),
         ]))
@@ -108,6 +109,42 @@ case "dataset":
             ("samples_per_s", Double(result.samples) / result.seconds),
         ]))
     }
+
+case "csv":
+    // Every .csv in the folder through CSVRecordingReader, as `replay` reads HAPT: file read, parse,
+    // units and samples included. The best of N passes over all files, page cache warm.
+    guard args.count >= 2 else { fail("usage: parse-bench csv <folder> [--repeat N]") }
+    let repeats = Int(option("--repeat", in: args) ?? "5") ?? 5
+    let folder = args[1]
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".csv") }.sorted()
+    guard !names.isEmpty else { fail("no .csv files in \(folder)") }
+    let paths = names.map { "\(folder)/\($0)" }
+    let bytes = paths.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0) }
+    var format: CSVFormat
+    do { format = try CSVFormat(columns: "ax=acc-x,ay=acc-y,az=acc-z,gx=gyro-x,gy=gyro-y,gz=gyro-z") } catch { fail("\(error)") }
+    format.sampleRate = 50
+    format.angularRateUnit = .radiansPerSecond
+    let reader = CSVRecordingReader(format: format)
+    var best = Double.infinity
+    var rows = 0
+    for _ in 0..<max(repeats, 1) {
+        let start = now()
+        var count = 0
+        for path in paths {
+            do {
+                let result = try reader.read(path: path)
+                if let problem = result.problems.first { fail("\(problem)") }
+                count += result.recording.samples.count
+            } catch { fail("\(error)") }
+        }
+        best = min(best, now() - start)
+        rows = count
+    }
+    print(json([
+        ("name", "detectord.CSVRecordingReader"), ("case", "hapt-csv"), ("files", paths.count),
+        ("bytes", bytes), ("rows", rows), ("repeat", repeats), ("best_s", best),
+        ("mb_per_s", Double(bytes) / best / 1e6), ("rows_per_s", Double(rows) / best),
+    ]))
 
 case "unpack":
     guard args.count >= 3 else { fail("usage: parse-bench unpack <archive> <destination>") }

@@ -23,6 +23,7 @@ _Static_assert(sizeof(cfusion_sample) == 32, "the hot-path sample must stay at 3
 _Static_assert(_Alignof(cfusion_sample) == 8, "cfusion_sample is 8-byte aligned");
 
 #include "cfusion_sisfall.h"
+#include "cfusion_csv.h"
 #include "cfusion_crc32c.h"
 #include "cfusion_ahrs.h"
 #include "cfusion_ahrs_lanes.h"

@@ -1,3 +1,4 @@
+import CFusion
 import Foundation
 
 /// Reads a user's own recording from CSV text into a `Recording`.
@@ -19,75 +20,71 @@ public struct CSVRecordingReader: Sendable {
     }
 
     public func read(path: String) throws(FallDetectError) -> Result {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw FallDetectError(.io, "cannot read: \((error as NSError).localizedDescription)", path: path)
-        }
+        let bytes = try FileContents.read(path, what: "CSV recording")
         let title = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        return try read(text: data, path: path, title: title)
+        return try bytes.withUnsafeBytes { text in catching { () throws(FallDetectError) in try read(bytes: text, path: path, title: title) } }.get()
     }
 
     public func read(text data: Data, path: String, title: String) throws(FallDetectError) -> Result {
-        let lines = Self.lines(of: data)
-        guard !lines.isEmpty else { throw FallDetectError(.noData, "the file holds no rows", path: path) }
+        try data.withUnsafeBytes { text in catching { () throws(FallDetectError) in try read(bytes: text, path: path, title: title) } }.get()
+    }
 
-        // A first row that is not all numbers is the header.
-        let first = fields(of: lines[0].text)
-        let hasHeader = first.contains { Double($0) == nil }
-        let header = hasHeader ? first.map { $0.trimmingCharacters(in: .whitespaces) } : []
-        let columns = try resolveColumns(header: header, path: path, line: lines[0].number)
+    /// Carries a typed error out of `withUnsafeBytes`, whose `rethrows` would widen it to `any Error`.
+    private func catching(_ body: () throws(FallDetectError) -> Result) -> Swift.Result<Result, FallDetectError> {
+        do { return .success(try body()) } catch { return .failure(error) }
+    }
 
-        var samples: [IMUSample] = []
-        samples.reserveCapacity(lines.count)
-        var problems: [FallDetectError] = []
-        let period = 1e9 / format.sampleRate
-        var lastTime: Int64?
+    /// Rows the C parser writes per call: its output stays small enough to sit in the cache.
+    static let chunkRows = 1024
 
-        for line in lines.dropFirst(hasHeader ? 1 : 0) {
-            let row = fields(of: line.text)
-            var values = [Double](repeating: 0, count: columns.count)
-            var failed = false
-            for (slot, column) in columns.enumerated() {
-                guard column.index < row.count,
-                    let value = Double(row[column.index].trimmingCharacters(in: .whitespaces)), value.isFinite
-                else {
-                    let what = column.index < row.count ? "\"\(row[column.index])\" is not a number" : "missing"
-                    problems.append(FallDetectError(.malformedRow, "\(what); row skipped", path: path, line: line.number, field: column.field))
-                    failed = true
-                    break
-                }
-                values[slot] = value
-            }
-            if failed { continue }
-
-            let timestamp: Int64
-            if format.time != nil {
-                timestamp = Int64((values[0] * format.timeUnit.nanoseconds).rounded())
-                if let lastTime, timestamp <= lastTime {
-                    problems.append(FallDetectError(.malformedRow, "time does not increase; row skipped", path: path, line: line.number, field: "time"))
-                    continue
-                }
-            } else {
-                timestamp = Int64((Double(samples.count) * period).rounded())
-            }
-            lastTime = timestamp
-            let base = format.time != nil ? 1 : 0
-            let a = SIMD3<Float>(
-                Float(values[base] * format.accelerationUnit.toG),
-                Float(values[base + 1] * format.accelerationUnit.toG),
-                Float(values[base + 2] * format.accelerationUnit.toG))
-            var w = SIMD3<Float>.zero
-            if format.angularRate != nil {
-                let k = format.angularRateUnit.toDegreesPerSecond
-                w = SIMD3(Float(values[base + 3] * k), Float(values[base + 4] * k), Float(values[base + 5] * k))
-            }
-            samples.append(IMUSample(
-                timestampNanoseconds: timestamp,
-                acceleration: format.axisMapping.apply(a),
-                angularRate: format.axisMapping.apply(w)))
+    /// Reads the text's rows. CFusion's parser converts the wanted columns of well-formed rows (see
+    /// cfusion_csv.h); a row it hands back goes through `slowRow`, which reports it as before.
+    public func read(bytes text: UnsafeRawBufferPointer, path: String, title: String) throws(FallDetectError) -> Result {
+        guard let head = Self.firstLine(of: text) else {
+            throw FallDetectError(.noData, "the file holds no rows", path: path)
         }
+        let (headerLine, headerStart, headerEnd) = head
+        // A first row that is not all numbers is the header.
+        let first = fields(of: text, headerStart..<headerEnd)
+        let hasHeader = first.contains { !Self.isNumber(text, $0) }
+        let header = hasHeader ? first.map { String(decoding: UnsafeRawBufferPointer(rebasing: text[$0]), as: UTF8.self).trimmingCharacters(in: .whitespaces) } : []
+        let columns = try resolveColumns(header: header, path: path, line: headerLine)
+
+        // The C parser reads each distinct column once, in file order; `slots` finds a field's value.
+        let unique = Array(Set(columns.map(\.index))).sorted()
+        let slots = columns.map { column in unique.firstIndex(of: column.index)! }
+        let width = unique.count
+
+        var builder = Builder(format: format, path: path, slots: slots)
+        builder.samples.reserveCapacity(cfusion_csv_count_lines(text.baseAddress, text.count) + 1)
+        var offset = headerStart
+        var line = headerLine
+        if hasHeader {
+            offset = min(text.count, Self.lineEnd(of: text, from: headerEnd) + 1)
+            line += 1
+        }
+        let unique32 = unique.map { Int32(clamping: $0) }
+        let buffer = UnsafeMutableBufferPointer<Double>.allocate(capacity: Self.chunkRows * width)
+        defer { buffer.deallocate() }
+        let rowLines = UnsafeMutableBufferPointer<Int>.allocate(capacity: Self.chunkRows)
+        defer { rowLines.deallocate() }
+        unique32.withUnsafeBufferPointer { wanted in
+            while offset < text.count {
+                let r = cfusion_csv_parse_rows(
+                    text.baseAddress, text.count, offset, line, format.delimiter, wanted.baseAddress, width,
+                    buffer.baseAddress, rowLines.baseAddress, Self.chunkRows)
+                for row in 0..<r.rows {
+                    builder.append(UnsafePointer(buffer.baseAddress! + row * width), line: rowLines[row])
+                }
+                if r.status == CFUSION_CSV_BAD_ROW.rawValue {
+                    slowRow(text, r.bad_start..<r.bad_end, line: r.bad_line, columns: columns, unique: unique, into: &builder)
+                }
+                offset = r.next
+                line = r.next_line
+                if r.status == CFUSION_CSV_END.rawValue { break }
+            }
+        }
+        var samples = builder.samples
 
         // Rebase time to start at zero; keep the estimated rate in the header.
         if let origin = samples.first?.timestampNanoseconds, origin != 0 {
@@ -100,7 +97,56 @@ public struct CSVRecordingReader: Sendable {
         let sensor = SensorInfo(
             sensor: "CSV", device: "unknown", accelerometerRange: .nan, gyroscopeRange: .nan,
             sampleRate: rate, axisMapping: format.axisMapping)
-        return Result(recording: Recording(info: RecordingInfo(sensor: sensor, title: title), samples: samples), problems: problems)
+        return Result(recording: Recording(info: RecordingInfo(sensor: sensor, title: title), samples: samples), problems: builder.problems)
+    }
+
+    /// Turns rows of values into samples: time, units, axis mapping, and the time-order check.
+    private struct Builder {
+        let format: CSVFormat
+        let path: String
+        /// Per field (time?, ax, ay, az, gx?, gy?, gz?), where its value is in a parsed row.
+        let slots: [Int]
+        let period: Double
+        let base: Int
+        var samples: [IMUSample] = []
+        var problems: [FallDetectError] = []
+        var lastTime: Int64?
+
+        init(format: CSVFormat, path: String, slots: [Int]) {
+            self.format = format
+            self.path = path
+            self.slots = slots
+            period = 1e9 / format.sampleRate
+            base = format.time != nil ? 1 : 0
+        }
+
+        /// `values` is one parsed row in the parser's column order; `line` names it in a problem.
+        @inline(__always)
+        mutating func append(_ values: UnsafePointer<Double>, line: Int) {
+            let timestamp: Int64
+            if format.time != nil {
+                timestamp = Int64((values[slots[0]] * format.timeUnit.nanoseconds).rounded())
+                if let lastTime, timestamp <= lastTime {
+                    problems.append(FallDetectError(.malformedRow, "time does not increase; row skipped", path: path, line: line, field: "time"))
+                    return
+                }
+            } else {
+                timestamp = Int64((Double(samples.count) * period).rounded())
+            }
+            lastTime = timestamp
+            let toG = format.accelerationUnit.toG
+            let a = SIMD3<Float>(
+                Float(values[slots[base]] * toG), Float(values[slots[base + 1]] * toG), Float(values[slots[base + 2]] * toG))
+            var w = SIMD3<Float>.zero
+            if format.angularRate != nil {
+                let k = format.angularRateUnit.toDegreesPerSecond
+                w = SIMD3(Float(values[slots[base + 3]] * k), Float(values[slots[base + 4]] * k), Float(values[slots[base + 5]] * k))
+            }
+            samples.append(IMUSample(
+                timestampNanoseconds: timestamp,
+                acceleration: format.axisMapping.apply(a),
+                angularRate: format.axisMapping.apply(w)))
+        }
     }
 
     private struct ResolvedColumn {
@@ -129,21 +175,70 @@ public struct CSVRecordingReader: Sendable {
         return resolved
     }
 
-    private func fields(of line: Substring) -> [Substring] {
-        line.split(separator: Character(UnicodeScalar(format.delimiter)), omittingEmptySubsequences: false)
+    /// A row the C parser handed back, read as the reader always read rows: skipped if blank or a
+    /// comment (Unicode whitespace counts here), else its first bad field in field order is reported.
+    private func slowRow(
+        _ text: UnsafeRawBufferPointer, _ range: Range<Int>, line: Int, columns: [ResolvedColumn], unique: [Int],
+        into builder: inout Builder
+    ) {
+        let lineText = String(decoding: UnsafeRawBufferPointer(rebasing: text[range]), as: UTF8.self)
+        if lineText.allSatisfy(\.isWhitespace) || lineText.hasPrefix("#") { return }
+        let row = lineText.split(separator: Character(UnicodeScalar(format.delimiter)), omittingEmptySubsequences: false)
+        var values = [Double](repeating: 0, count: unique.count)
+        for column in columns {
+            guard column.index < row.count,
+                let value = Double(row[column.index].trimmingCharacters(in: .whitespaces)), value.isFinite
+            else {
+                let what = column.index < row.count ? "\"\(row[column.index])\" is not a number" : "missing"
+                builder.problems.append(FallDetectError(.malformedRow, "\(what); row skipped", path: builder.path, line: line, field: column.field))
+                return
+            }
+            values[unique.firstIndex(of: column.index)!] = value
+        }
+        values.withUnsafeBufferPointer { builder.append($0.baseAddress!, line: line) }
     }
 
-    /// Non-empty lines with their 1-based numbers; CRLF and LF both end a line; `#` starts a comment line.
-    private static func lines(of data: Data) -> [(number: Int, text: Substring)] {
-        let text = String(decoding: data, as: UTF8.self)
-        var result: [(Int, Substring)] = []
-        var number = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            number += 1
-            let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
-            if trimmed.allSatisfy(\.isWhitespace) || trimmed.hasPrefix("#") { continue }
-            result.append((number, trimmed))
+    /// The byte ranges of a line's fields.
+    private func fields(of text: UnsafeRawBufferPointer, _ line: Range<Int>) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        var start = line.lowerBound
+        for i in line where text[i] == format.delimiter {
+            result.append(start..<i)
+            start = i + 1
         }
+        result.append(start..<line.upperBound)
         return result
+    }
+
+    /// Whether a field, without the spaces and tabs around it, is a number as `Double(String)` reads it.
+    private static func isNumber(_ text: UnsafeRawBufferPointer, _ field: Range<Int>) -> Bool {
+        var lower = field.lowerBound, upper = field.upperBound
+        while lower < upper, text[lower] == 0x20 || text[lower] == 0x09 { lower += 1 }
+        while upper > lower, text[upper - 1] == 0x20 || text[upper - 1] == 0x09 { upper -= 1 }
+        return CSVNumberParser.double(UnsafeRawBufferPointer(rebasing: text[lower..<upper])) != nil
+    }
+
+    /// The '\n' that ends the line holding `offset`, or the end of the text.
+    private static func lineEnd(of text: UnsafeRawBufferPointer, from offset: Int) -> Int {
+        var i = offset
+        while i < text.count, text[i] != 0x0A { i += 1 }
+        return i
+    }
+
+    /// The first line that is neither blank nor a comment: its 1-based number and its bytes without
+    /// the line ending ('\n', and one '\r' before it). Lines end at '\n' whether or not '\r' precedes it.
+    private static func firstLine(of text: UnsafeRawBufferPointer) -> (line: Int, start: Int, end: Int)? {
+        var start = 0
+        var number = 1
+        while start < text.count {
+            let newline = lineEnd(of: text, from: start)
+            var end = newline
+            if end > start, text[end - 1] == 0x0D { end -= 1 }
+            let line = String(decoding: UnsafeRawBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
+            if !(line.allSatisfy(\.isWhitespace) || line.hasPrefix("#")) { return (number, start, end) }
+            start = newline + 1
+            number += 1
+        }
+        return nil
     }
 }
