@@ -37,6 +37,7 @@ extension BenchCommand {
         var recoverySettings: [(detector: String, settings: [(threshold: Float, recovery: RecoveryParameters)])] = []
         // Per fold, scores for choosing the stages' settings from models that never saw it.
         var nested: [[[Float]]]?
+        var heldOut: HeldOutNegatives?
         do {
             let data = try SisFallDataset(root: root)
             guard !data.entries.isEmpty else { throw FallDetectError(.noData, "no SisFall trials found", path: data.rawDirectory) }
@@ -66,6 +67,8 @@ extension BenchCommand {
             // The learned model of each fold trains on its subjects' softened copies as well.
             let copies = train && names.contains(where: { $0.hasPrefix("learned") })
                 ? try trainer.augmentation.trials(of: data, decimation: 200 / rate, cache: trialCache()) : []
+            let negativeRecordings = try negatives.map { try Self.loadHAPT(root: $0) } ?? []
+            let negativeRows = try NegativeCandidates.scan(negativeRecordings)
             var learnedScores: (fitted: [[Float]], tested: [[Float]])?
             // The recovery detectors choose their settings per fold on scores from models that
             // never saw that fold (nested), computed once for both. A split too small for it (a
@@ -73,7 +76,7 @@ extension BenchCommand {
             if train, !shippedStages, names.contains(where: { $0.contains("+recovery") }) {
                 do {
                     nested = try OnlineCrossValidation.nestedScores(
-                        scan.trials, folds: folds, trainer: trainer.trainer, augmented: copies, foldSeed: foldSeed)
+                        scan.trials, folds: folds, trainer: trainer.trainer, augmented: copies, negatives: negativeRows, foldSeed: foldSeed)
                 } catch {
                     guard error.code == .noData else { throw error }
                     err.write("note: the stages' settings are chosen on out-of-fold scores without nesting: \(error)\n")
@@ -103,7 +106,7 @@ extension BenchCommand {
                 } else if train, name.hasPrefix("learned") {
                     let validated = try OnlineCrossValidation.learned(
                         scan.trials, folds: folds, trainer: trainer.trainer, threshold: shipped.threshold, augmented: copies,
-                        tested: stressed?.trials, foldSeed: foldSeed)
+                        negatives: negativeRows, tested: stressed?.trials, foldSeed: foldSeed)
                     (fittedScores, scores) = (validated.fittedScores, validated.scores)
                     threshold = validated.result.threshold
                     (learnedScores, learnedThreshold) = ((fittedScores, scores), threshold)
@@ -133,6 +136,9 @@ extension BenchCommand {
                             trials: tested, scores: scores, thresholds: Self.sweepThresholds(name), confirmed: confirmed, recovery: recovery))
                 }
             }
+            if !negativeRecordings.isEmpty {
+                heldOut = try heldOutNegatives(trials: scan.trials, copies: copies, recordings: negativeRecordings, rows: negativeRows)
+            }
         } catch let error as FallDetectError {
             err.write("detectord bench: \(error)\n")
             throw ExitCode(error.code == .invalidArgument ? 64 : 66)
@@ -149,6 +155,7 @@ extension BenchCommand {
                 }
                 .joined(separator: ", ") + "\n"
         }
+        if let heldOut { table += Self.heldOutTable(heldOut) }
         Terminal.standardOutput.write(table)
         var report = onlineReport(scan: scan, results: results, intervals: intervals, sweeps: sweeps, wallSeconds: wall)
         if var detectors = report["detectors"] as? [[String: Any]] {

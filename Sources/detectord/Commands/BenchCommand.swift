@@ -68,6 +68,12 @@ struct BenchCommand: ParsableCommand {
         valueName: "name"))
     var dataset: String = "sisfall"
 
+    @Option(help: ArgumentHelp(
+        "With --protocol online --train: also train every learned model on the fall candidates of this HAPT folder (continuous daily life, no falls) "
+            + "as non-falls, and test HAPT held out by subject and left out whole.",
+        valueName: "dir"))
+    var negatives: String?
+
     @Option(help: ArgumentHelp("Folder holding SisFall_dataset/ (or, with --dataset hapt, recordings/).", valueName: "dir"))
     var root: String
 
@@ -125,6 +131,7 @@ struct BenchCommand: ParsableCommand {
         guard rate > 0, 200 % rate == 0, rate >= 20 else { throw ValidationError("--rate must divide 200 and be at least 20, got \(rate)") }
         guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
         if shippedStages, !train { throw ValidationError("--shipped-stages needs --train") }
+        if negatives != nil, !(train && evaluationProtocol == "online") { throw ValidationError("--negatives needs --protocol online and --train") }
         if foldSeed != 0, !(train && evaluationProtocol == "online") { throw ValidationError("--fold-seed needs --protocol online and --train") }
         // The stress tests' own checks give the ranges.
         do {

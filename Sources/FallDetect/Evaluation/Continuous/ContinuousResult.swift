@@ -37,6 +37,18 @@ public struct ContinuousResult: Sendable {
     public var removalsSeenOff: Int { Set(notWorn.filter(\.duringRemoval).map(\.recording)).count }
     public var notWornDuringActivity: [NotWornReport] { notWorn.filter { !$0.duringRemoval } }
 
+    /// Adds another set of recordings' outcome (another fold).
+    public mutating func merge(_ other: ContinuousResult) {
+        recordings += other.recordings
+        activityHours += other.activityHours
+        removals += other.removals
+        removalSeconds += other.removalSeconds
+        falls += other.falls
+        fallsDetected += other.fallsDetected
+        detections += other.detections
+        notWorn += other.notWorn
+    }
+
     /// Detections during daily activity.
     public var falseAlarms: [ContinuousDetection] { detections.filter { $0.place == .activity } }
     /// Detections while the device was being taken off and set down.

@@ -11,26 +11,35 @@ public enum OnlineCrossValidation {
     /// trains on those of its training subjects only.
     public static func learned(
         _ trials: [OnlineTrial], folds count: Int, trainer: BoostedTreesTrainer = BoostedTreesTrainer(), threshold: Float,
-        augmented: [OnlineTrial] = [], tested: [OnlineTrial]? = nil, tolerance: Double = OnlineProtocol.defaultTolerance, foldSeed: UInt64 = 0
+        augmented: [OnlineTrial] = [], negatives: [NegativeCandidates] = [], tested: [OnlineTrial]? = nil,
+        tolerance: Double = OnlineProtocol.defaultTolerance, foldSeed: UInt64 = 0
     ) throws(FallDetectError) -> OnlineCrossValidationResult {
         try crossValidate(trials, folds: count, tested: tested, tolerance: tolerance, foldSeed: foldSeed) { (training: [OnlineTrial]) throws(FallDetectError) -> any FallJudge in
-            try LearnedFallJudge(model: fallModel(trainedOn: training, augmented: augmented, trainer: trainer, tolerance: tolerance).model, threshold: threshold)
+            try LearnedFallJudge(
+                model: fallModel(trainedOn: training, augmented: augmented, negatives: negatives, trainer: trainer, tolerance: tolerance).model,
+                threshold: threshold)
         }
     }
 
     /// A fall model trained with `trainer` on the candidates of `trials` and of the `augmented`
     /// copies whose subjects are among them: a copy of a held-out subject's fall must never reach
-    /// training. With the number of rows and of falls among them.
+    /// training. `negatives` (another dataset's people, all non-falls) join as subjects of their
+    /// own. With the number of rows and of falls among them.
     public static func fallModel(
-        trainedOn trials: [OnlineTrial], augmented: [OnlineTrial] = [], trainer: BoostedTreesTrainer = BoostedTreesTrainer(),
-        tolerance: Double = OnlineProtocol.defaultTolerance
+        trainedOn trials: [OnlineTrial], augmented: [OnlineTrial] = [], negatives: [NegativeCandidates] = [],
+        trainer: BoostedTreesTrainer = BoostedTreesTrainer(), tolerance: Double = OnlineProtocol.defaultTolerance
     ) throws(FallDetectError) -> (model: BoostedTrees, rows: Int, positives: Int) {
         let subjects = Set(trials.map(\.name.subject))
         let used = trials + augmented.filter { subjects.contains($0.name.subject) }
-        let data = OnlineProtocol.trainingRows(used, tolerance: tolerance)
+        var data = OnlineProtocol.trainingRows(used, tolerance: tolerance)
         // A bagged trainer leaves out whole subjects, their softened copies with them.
         let number = Dictionary(uniqueKeysWithValues: subjects.sorted().enumerated().map { ($1, $0) })
-        let groups = used.flatMap { trial in [Int](repeating: number[trial.name.subject]!, count: trial.candidates.count) }
+        var groups = used.flatMap { trial in [Int](repeating: number[trial.name.subject]!, count: trial.candidates.count) }
+        for (k, person) in negatives.enumerated() {
+            data.rows += person.rows
+            data.labels += [Bool](repeating: false, count: person.rows.count)
+            groups += [Int](repeating: number.count + k, count: person.rows.count)
+        }
         let model = try trainer.train(rows: data.rows, labels: data.labels, featureCount: FallCandidate.featureNames.count, groups: groups)
         return (model, data.rows.count, data.labels.reduce(0) { $0 + ($1 ? 1 : 0) })
     }
@@ -42,7 +51,7 @@ public enum OnlineCrossValidation {
     /// folds serves both (C(K, 2) models); each trains on its subjects' `augmented` copies only.
     public static func nestedScores(
         _ trials: [OnlineTrial], folds count: Int, trainer: BoostedTreesTrainer = BoostedTreesTrainer(), augmented: [OnlineTrial] = [],
-        tolerance: Double = OnlineProtocol.defaultTolerance, foldSeed: UInt64 = 0
+        negatives: [NegativeCandidates] = [], tolerance: Double = OnlineProtocol.defaultTolerance, foldSeed: UInt64 = 0
     ) throws(FallDetectError) -> [[[Float]]] {
         let folds = try SubjectFolds(subjects: trials.map(\.name.subject), count: count, seed: foldSeed)
         let foldOf = trials.map { folds.fold(of: $0.name.subject) ?? -1 }
@@ -50,7 +59,7 @@ public enum OnlineCrossValidation {
         let models = try parallelMap(pairs.count) { p throws(FallDetectError) -> BoostedTrees in
             let (a, b) = pairs[p]
             let training = trials.indices.filter { foldOf[$0] != a && foldOf[$0] != b }.map { trials[$0] }
-            return try fallModel(trainedOn: training, augmented: augmented, trainer: trainer, tolerance: tolerance).model
+            return try fallModel(trainedOn: training, augmented: augmented, negatives: negatives, trainer: trainer, tolerance: tolerance).model
         }
         var nested = [[[Float]]](repeating: [[Float]](repeating: [], count: trials.count), count: count)
         for (p, (a, b)) in pairs.enumerated() {
