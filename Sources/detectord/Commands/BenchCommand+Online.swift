@@ -16,7 +16,7 @@ extension BenchCommand {
         if name == Self.externalName { return [name] }
         guard Self.onlineDetectorNames.contains(name) else {
             throw ValidationError(
-                "--detector with --protocol online must be \(Self.onlineDetectorNames.joined(separator: ", ")) or all, got '\(detector)'")
+                "--detector with --protocol online must be \(Self.onlineDetectorNames.joined(separator: ", ")), external or all, got '\(detector)'")
         }
         return [name]
     }
