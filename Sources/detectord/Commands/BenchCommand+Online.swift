@@ -12,10 +12,11 @@ extension BenchCommand {
 
     func onlineDetectors() throws -> [String] {
         let name = detector.lowercased()
-        if name == "all" { return Self.onlineDetectorNames }
+        if name == "all" { return Self.onlineDetectorNames + (external.command != nil ? [Self.externalName] : []) }
+        if name == Self.externalName { return [name] }
         guard Self.onlineDetectorNames.contains(name) else {
             throw ValidationError(
-                "--detector with --protocol online must be \(Self.onlineDetectorNames.joined(separator: ", ")) or all, got '\(detector)'")
+                "--detector with --protocol online must be \(Self.onlineDetectorNames.joined(separator: ", ")), external or all, got '\(detector)'")
         }
         return [name]
     }
@@ -38,6 +39,7 @@ extension BenchCommand {
         // Per fold, scores for choosing the stages' settings from models that never saw it.
         var nested: [[[Float]]]?
         var heldOut: HeldOutNegatives?
+        var externalOutcome: ExternalOutcome?
         do {
             let data = try SisFallDataset(root: root)
             guard !data.entries.isEmpty else { throw FallDetectError(.noData, "no SisFall trials found", path: data.rawDirectory) }
@@ -91,7 +93,13 @@ extension BenchCommand {
                         : OnlineBaseline.evaluate(tested, threshold: OnlineBaseline.bestThreshold(scan.trials)))
                 if plot != nil || json != nil { sweeps.append(OnlineBaseline.sweep(tested)) }
             }
-            for name in names where name != OnlineBaseline.name {
+            for name in names where name == Self.externalName {
+                let outcome = try runExternal(data: data, scan: scan, stressed: stressed)
+                results.append(outcome.result)
+                if plot != nil || json != nil { sweeps.append(outcome.sweep) }
+                externalOutcome = outcome
+            }
+            for name in names where name != OnlineBaseline.name && name != Self.externalName {
                 let shipped = try Self.shippedJudge(name)
                 let confirmed = name.contains("+stillness")
                 // The shipped recovery setting, or per fold with --train.
@@ -156,6 +164,7 @@ extension BenchCommand {
                 .joined(separator: ", ") + "\n"
         }
         if let heldOut { table += Self.heldOutTable(heldOut) }
+        table += externalOutcome?.note ?? ""
         Terminal.standardOutput.write(table)
         var report = onlineReport(scan: scan, results: results, intervals: intervals, sweeps: sweeps, wallSeconds: wall)
         if var detectors = report["detectors"] as? [[String: Any]] {
@@ -168,6 +177,9 @@ extension BenchCommand {
                         "upright_tilt": Double($0.recovery.uprightTilt), "upright_seconds": Double($0.recovery.uprightSeconds),
                     ]
                 }
+            }
+            if let outcome = externalOutcome, let k = detectors.firstIndex(where: { $0["name"] as? String == outcome.result.detector }) {
+                detectors[k].merge(outcome.json) { _, new in new }
             }
             report["detectors"] = detectors
         }

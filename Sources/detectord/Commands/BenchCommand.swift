@@ -59,6 +59,11 @@ struct BenchCommand: ParsableCommand {
             counted apart. Reported: false alarms per hour with an exact Poisson 95 % interval, removals \
             with a detection, and every detection; --json writes the same.
 
+            --detector external runs a detector in another process (--external-command), under the same \
+            trials, folds and report: recordings go to it as JSON lines on stdin, detections come back on stdout \
+            (docs/external-detectors.md). Its threshold is fitted as c8's unless its hello brings its own; \
+            Examples/detectors/c8.py is c8 in Python and gives c8's figures.
+
             --plot writes an SVG: each detector's threshold sweep as a ROC curve (trials), its operating \
             point, the paper's published points, and the share of trials with a detection per activity code.
             """)
@@ -77,7 +82,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Folder holding SisFall_dataset/ (or, with --dataset hapt, recordings/).", valueName: "dir"))
     var root: String
 
-    @Option(help: ArgumentHelp("Trial protocol: c2, c3, c8, c9, c13 or all. Online protocol: c8, multiphase, learned, learned+stillness, learned+recovery, learned+stillness+recovery or all.", valueName: "name"))
+    @Option(help: ArgumentHelp("Trial protocol: c2, c3, c8, c9, c13 or all. Online protocol: c8, multiphase, learned, learned+stillness, learned+recovery, learned+stillness+recovery, external (with --external-command) or all.", valueName: "name"))
     var detector: String = "all"
 
     @Option(name: .customLong("protocol"), help: ArgumentHelp("trial (the paper's, one decision per trial) or online (as the daemon runs).", valueName: "name"))
@@ -97,6 +102,9 @@ struct BenchCommand: ParsableCommand {
 
     @Option(name: .customLong("slow"), help: ArgumentHelp("Online protocol: test on the falls replayed this many times slower, in [1, 3], from 0.1 s before the fall to 0.3 s after its impact (angular rate / S, acceleration beyond gravity / S²); everything is fitted as without it. A stress test for slower falls; not with --soften.", valueName: "s"))
     var slow: Float?
+
+    @OptionGroup(title: "External detector (--detector external)")
+    var external: ExternalDetectorOptions
 
     @OptionGroup(title: "Learned detector training (with --train)")
     var trainer: TrainerOptions
@@ -127,6 +135,7 @@ struct BenchCommand: ParsableCommand {
         guard evaluationProtocol == "trial" || evaluationProtocol == "online" else {
             throw ValidationError("--protocol must be trial or online, got '\(evaluationProtocol)'")
         }
+        try validateExternal()
         if evaluationProtocol == "online" { _ = try onlineDetectors() } else { _ = try features() }
         guard rate > 0, 200 % rate == 0, rate >= 20 else { throw ValidationError("--rate must divide 200 and be at least 20, got \(rate)") }
         guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }

@@ -28,8 +28,12 @@ public enum OnlineBaseline {
             tolerance: tolerance)
     }
 
-    /// The threshold with the best (SE + SP) / 2 on `trials`, the lowest among equals.
-    public static func bestThreshold(_ trials: [OnlineTrial], tolerance: Double = OnlineProtocol.defaultTolerance) -> Float {
+    /// The threshold of `thresholds` (not empty, ascending) with the best (SE + SP) / 2 on
+    /// `trials`, the lowest among equals. Another grid serves any series judged like C8's
+    /// (`DetectorTracks`).
+    public static func bestThreshold(
+        _ trials: [OnlineTrial], thresholds: [Float] = OnlineBaseline.thresholds, tolerance: Double = OnlineProtocol.defaultTolerance
+    ) -> Float {
         let gate = DetectionGate()
         // An ADL trial is flagged when its maximum reaches the threshold. A fall trial shorter than
         // the gate is detected when its first crossing lands in its window (no later one can pass
