@@ -99,8 +99,8 @@ $(HAPT_STAMP): $(SHARED)/datasets/hapt-dev.tar.xz
 	tar -xJf $< -C $(CACHE)/datasets
 	touch $@
 
-train: build $(SISFALL_STAMP)
-	$(RELEASE_BIN) train --root $(SISFALL) --cache $(CACHE)/detectord
+train: build $(SISFALL_STAMP) $(HAPT_STAMP)
+	$(RELEASE_BIN) train --root $(SISFALL) --negatives $(HAPT) --cache $(CACHE)/detectord
 	$(SWIFT) build -c release --product detectord
 
 evaluate: build $(SISFALL_STAMP) $(HAPT_STAMP)

@@ -17,12 +17,17 @@ struct TrainCommand: ParsableCommand {
             The model is the average of --bags models (5 by default), each trained without a different \
             share of the subjects. Deterministic: the same data gives the same model. Writes the model file \
             (docs/model-format.md: the threshold and the training settings, then the trees; default: the shipped one \
-            under Sources/, which the build copies beside the binary). Evaluate with \
+            under Sources/, which the build copies beside the binary). With --negatives, the candidates \
+            of a HAPT folder (daily life from a waist phone, no falls) train as non-falls too, each of its \
+            people a group of the bagged trainer. Evaluate with \
             `detectord bench --protocol online --train`, which retrains per fold on other subjects only.
             """)
 
     @Option(help: ArgumentHelp("Folder holding SisFall_dataset/ and SisFall_enhanced/.", valueName: "dir"))
     var root: String
+
+    @Option(help: ArgumentHelp("A HAPT folder (recordings/userNN_expK.csv) whose fall candidates train as non-falls.", valueName: "dir"))
+    var negatives: String?
 
     @Option(help: ArgumentHelp("Model file to write.", valueName: "file"))
     var out: String = "Sources/FallDetect/Resources/fall-model.txt"
@@ -58,8 +63,10 @@ struct TrainCommand: ParsableCommand {
             let scan = try OnlineScan(dataset: data, cache: trialCache)
             for notice in scan.notices { err.write("note: \(notice)\n") }
             let copies = try augmentation.trials(of: data, cache: trialCache)
-            (model, rows, positives) = try OnlineCrossValidation.fallModel(trainedOn: scan.trials, augmented: copies, trainer: trainer)
-            subjects = Set(scan.trials.map(\.name.subject)).sorted()
+            let negativeRows = try NegativeCandidates.scan(try negatives.map { try BenchCommand.loadHAPT(root: $0) } ?? [])
+            (model, rows, positives) = try OnlineCrossValidation.fallModel(
+                trainedOn: scan.trials, augmented: copies, negatives: negativeRows, trainer: trainer)
+            subjects = Set(scan.trials.map(\.name.subject)).sorted() + negativeRows.map(\.subject)
         } catch let error as FallDetectError {
             err.write("detectord train: \(error)\n")
             throw ExitCode(error.code == .invalidArgument ? 64 : 66)
