@@ -15,7 +15,7 @@ struct BenchReportHTML {
         h1{font-size:1.6em}h2{border-bottom:2px solid #444;margin-top:2em}h3{margin-top:1.6em}
         table{border-collapse:collapse;margin:.6em 0;font-size:.92em}
         th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}
-        th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums}
+        th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
         tr:nth-child(even) td{background:#fafafa}
         figure{margin:.6em 0}svg{max-width:100%;height:auto}
         .muted{color:#666}code{font-size:.95em}
