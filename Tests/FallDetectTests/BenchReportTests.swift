@@ -37,7 +37,7 @@ import Testing
                     missedFalls: [ReportEvent(recording: "F01_SA01_R03", activity: "F01")]),
                 ReportDetector(name: "multiphase", figures: ReportFigures(hours: 2.5, falseAlarms: 0)),
             ],
-            references: [ReportReference(label: "C8, paper", sensitivity: 0.95, specificity: 0.96)])
+            references: [BenchPlot.PublishedPoint(label: "C8, paper", sensitivity: 0.95, specificity: 0.96)])
         var hapt = ReportFigures(hours: 2.68, falseAlarms: 1)
         hapt.falseAlarmsPerHour = 1 / 2.68
         hapt.falseAlarmsPerHourInterval = ReportInterval(lower: 0.01, upper: 2.1)

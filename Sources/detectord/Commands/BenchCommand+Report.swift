@@ -28,7 +28,7 @@ extension BenchCommand {
         return ReportDataset(
             name: "SisFall" + (soften != nil ? " (falls softened)" : slow != nil ? " (falls slowed)" : ""), kind: .trials, root: root,
             summary: String(summary.prefix { $0 != "\n" }), detectors: detectors,
-            references: BenchPlot.publishedPoints.map { ReportReference(label: $0.label, sensitivity: $0.sensitivity, specificity: $0.specificity) })
+            references: BenchPlot.publishedPoints)
     }
 
     /// A continuous dataset's run (HAPT); `summary` is the line the table starts with.

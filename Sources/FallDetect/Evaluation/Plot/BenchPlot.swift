@@ -19,7 +19,7 @@ public struct BenchPlot: Sendable {
     }
 
     /// A published result to mark: sensitivity and specificity in 0…1.
-    public struct PublishedPoint: Sendable {
+    public struct PublishedPoint: Sendable, Hashable, Codable {
         public var label: String
         public var sensitivity: Double
         public var specificity: Double

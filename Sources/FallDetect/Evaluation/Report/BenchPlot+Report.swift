@@ -18,9 +18,7 @@ extension BenchPlot {
                         }
                     }, uniquingKeysWith: { a, _ in a }))
         }
-        self.init(
-            title: dataset.name, curves: curves,
-            published: dataset.references.map { PublishedPoint(label: $0.label, sensitivity: $0.sensitivity, specificity: $0.specificity) })
+        self.init(title: dataset.name, curves: curves, published: dataset.references)
     }
 
     static func operatingPoint(_ p: ReportROCPoint) -> OperatingPoint? {

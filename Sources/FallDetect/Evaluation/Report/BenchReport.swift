@@ -26,7 +26,7 @@ public struct BenchReport: Sendable, Hashable, Codable {
 
     public func json() throws(FallDetectError) -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.keyEncodingStrategy = .convertToSnakeCase
         do { return try encoder.encode(self) } catch {
             // Only a non-finite number can fail here; JSON has no way to write it.

@@ -9,9 +9,9 @@ public struct ReportDataset: Sendable, Hashable, Codable {
     public var summary: String
     public var detectors: [ReportDetector]
     /// Published points to draw beside the ROC curves.
-    public var references: [ReportReference]
+    public var references: [BenchPlot.PublishedPoint]
 
-    public init(name: String, kind: ReportDatasetKind, root: String, summary: String, detectors: [ReportDetector], references: [ReportReference] = []) {
+    public init(name: String, kind: ReportDatasetKind, root: String, summary: String, detectors: [ReportDetector], references: [BenchPlot.PublishedPoint] = []) {
         self.name = name
         self.kind = kind
         self.root = root
