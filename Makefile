@@ -3,7 +3,8 @@
 
 SHELL := /bin/bash
 SWIFT ?= swift
-APT_PACKAGES := libgps-dev libi2c-dev libbluetooth-dev gpsd gpsd-clients libsqlite3-dev libcrypt-dev libssl-dev libsystemd-dev libboost-dev g++ libcurl4 xz-utils python3-venv pkg-config
+# chromium: the bench report's test renders the page in a real (headless) browser.
+APT_PACKAGES := libgps-dev libi2c-dev libbluetooth-dev gpsd gpsd-clients libsqlite3-dev libcrypt-dev libssl-dev libsystemd-dev libboost-dev g++ libcurl4 xz-utils python3-venv pkg-config chromium
 SHARED ?= $(abspath ../shared)
 CACHE := .cache
 BENCH_VENV := Bench/.venv

@@ -69,10 +69,11 @@ extension BenchCommand {
 
         let first = results[0]
         let subjects = Set(recordings.map(\.subject)).count
-        out.write(
+        let header =
             "HAPT (\(data.root)): \(first.recordings) recordings of \(subjects) people, \(ProgressLine.fixed(first.activityHours, 2)) h of daily activity "
                 + "(each cut \(Int(LabelledRecording.removalMargin)) s after its last labelled one), \(first.removals) removals "
-                + "(\(ProgressLine.fixed(first.removalSeconds / 60, 1)) min), profile walking as run uses it, in \(ProgressLine.fixed(seconds, 1)) s\n\n")
+                + "(\(ProgressLine.fixed(first.removalSeconds / 60, 1)) min), profile walking as run uses it, in \(ProgressLine.fixed(seconds, 1)) s\n"
+        out.write(header + "\n")
         out.write("detector            false alarms  per hour  95 % interval    removals with a detection\n")
         for r in results {
             let rate = r.falseAlarmsPerHour.map { ProgressLine.fixed($0, 2) } ?? "-"
@@ -94,6 +95,7 @@ extension BenchCommand {
                 out.write("  \(d.recording) at \(ProgressLine.fixed(d.seconds, 2)) s: \(d.kind.rawValue) (\(d.detector)) during \(d.activity)\n")
             }
         }
+        try writeReport([continuousReportDataset(summary: header, root: data.root, results: results)])
         guard let json else { return }
         let document: [String: Any] = [
             "dataset": dataset, "root": data.root, "recordings": first.recordings, "subjects": subjects, "activity_hours": first.activityHours,

@@ -91,7 +91,7 @@ extension BenchCommand {
                     train
                         ? try OnlineBaseline.crossValidate(scan.trials, folds: folds, tested: tested, foldSeed: foldSeed)
                         : OnlineBaseline.evaluate(tested, threshold: OnlineBaseline.bestThreshold(scan.trials)))
-                if plot != nil || json != nil { sweeps.append(OnlineBaseline.sweep(tested)) }
+                if plot != nil || json != nil || reportDirectory != nil { sweeps.append(OnlineBaseline.sweep(tested)) }
             }
             for name in names where name == Self.externalName {
                 let outcome = try runExternal(data: data, scan: scan, stressed: stressed)
@@ -138,7 +138,7 @@ extension BenchCommand {
                         OnlineProtocol.evaluate(
                             detector: name, trials: tested, scores: scores, threshold: threshold, confirmed: confirmed, recovery: recovery))
                 }
-                if plot != nil || json != nil {
+                if plot != nil || json != nil || reportDirectory != nil {
                     sweeps.append(
                         OnlineProtocol.sweep(
                             trials: tested, scores: scores, thresholds: Self.sweepThresholds(name), confirmed: confirmed, recovery: recovery))
@@ -197,6 +197,7 @@ extension BenchCommand {
                 + (slow.map { ", falls slowed \(ProgressLine.fixed(Double($0), 2)) times" } ?? "")
             try writePlot(BenchPlot(title: title, curves: curves, published: BenchPlot.publishedPoints).svg, to: plot)
         }
+        try writeReport([onlineReportDataset(summary: table, results: results, intervals: intervals, sweeps: sweeps)])
     }
 
     /// The softened copies' scales that learned models of `results` were trained with: `--augment`'s

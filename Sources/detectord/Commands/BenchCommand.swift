@@ -65,7 +65,11 @@ struct BenchCommand: ParsableCommand {
             Examples/detectors/c8.py is c8 in Python and gives c8's figures.
 
             --plot writes an SVG: each detector's threshold sweep as a ROC curve (trials), its operating \
-            point, the paper's published points, and the share of trials with a detection per activity code.
+            point, the paper's published points, and the share of trials with a detection per activity code. \
+            --report DIR (online protocol and --dataset hapt) creates DIR and writes one self-contained HTML \
+            page, DIR/index.html (tables, each detector's ROC or operating point, detections per activity, a \
+            latency histogram, every false alarm with its recording and time, and the missed falls), and the \
+            same content as DIR/report.json.
             """)
 
     @Option(help: ArgumentHelp(
@@ -126,6 +130,13 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Draw the detectors' ROC sweeps and detections per activity code as SVG.", valueName: "file.svg"))
     var plot: String?
 
+    @Option(
+        name: .customLong("report"),
+        help: ArgumentHelp(
+            "Online protocol or --dataset hapt: write a self-contained HTML report (index.html) and the same as JSON (report.json) into this folder, creating it.",
+            valueName: "dir"))
+    var reportDirectory: String?
+
     @Option(help: ArgumentHelp("Folder for the parsed-dataset cache (default: $XDG_CACHE_HOME/detectord or ~/.cache/detectord).", valueName: "dir"))
     var cache: String?
 
@@ -137,6 +148,7 @@ struct BenchCommand: ParsableCommand {
         }
         try validateExternal()
         if evaluationProtocol == "online" { _ = try onlineDetectors() } else { _ = try features() }
+        if reportDirectory != nil, evaluationProtocol != "online" { throw ValidationError("--report needs --protocol online or --dataset hapt") }
         guard rate > 0, 200 % rate == 0, rate >= 20 else { throw ValidationError("--rate must divide 200 and be at least 20, got \(rate)") }
         guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
         if shippedStages, !train { throw ValidationError("--shipped-stages needs --train") }

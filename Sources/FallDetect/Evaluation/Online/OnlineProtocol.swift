@@ -104,6 +104,7 @@ public enum OnlineProtocol {
                 one.falseAlarms = times.count
                 one.adlHours = trial.seconds / 3600
                 if !times.isEmpty { result.falseAlarmTrials.append(trial.name) }
+                result.falseAlarmDetections += times.map { TrialDetection(trial: trial.name, seconds: Double($0) / 1e9) }
                 one.counts.add(isFall: false, flagged: !times.isEmpty)
             }
             result.counts.merge(one.counts)

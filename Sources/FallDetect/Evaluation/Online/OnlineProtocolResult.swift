@@ -27,6 +27,8 @@ public struct OnlineProtocolResult: Sendable {
     /// to look at first.
     public var falseAlarmTrials: [SisFallTrialName] = []
     public var missedFalls: [SisFallTrialName] = []
+    /// Every detection in an ADL trial with its time, in trial order: the false alarms one by one.
+    public var falseAlarmDetections: [TrialDetection] = []
 
     public struct GroupResult: Sendable {
         public var counts = ConfusionCounts()
@@ -78,5 +80,6 @@ extension OnlineProtocolResult {
         for (code, c) in other.perActivity { perActivity[code, default: ConfusionCounts()].merge(c) }
         falseAlarmTrials = (falseAlarmTrials + other.falseAlarmTrials).sorted()
         missedFalls = (missedFalls + other.missedFalls).sorted()
+        falseAlarmDetections = (falseAlarmDetections + other.falseAlarmDetections).sorted()
     }
 }

@@ -19,7 +19,7 @@ public struct BenchPlot: Sendable {
     }
 
     /// A published result to mark: sensitivity and specificity in 0…1.
-    public struct PublishedPoint: Sendable {
+    public struct PublishedPoint: Sendable, Hashable, Codable {
         public var label: String
         public var sensitivity: Double
         public var specificity: Double
@@ -130,9 +130,9 @@ public struct BenchPlot: Sendable {
                     guard let c = curve.perActivity[code], c.trials > 0 else { continue }
                     let share = Double(c.triggered) / Double(c.trials)
                     let barHeight = share * bh
-                    out += "<rect class=\"bar\" data-code=\"\(code)\" data-detector=\"\(Self.escape(curve.name))\" x=\"\(Self.f(left + Double(k) * barWidth))\" y=\"\(Self.f(by + bh - barHeight))\" width=\"\(Self.f(barWidth))\" height=\"\(Self.f(barHeight))\" fill=\"\(Self.colours[k % Self.colours.count])\"><title>\(code) \(Self.escape(curve.name)): \(c.triggered)/\(c.trials)</title></rect>"
+                    out += "<rect class=\"bar\" data-code=\"\(Self.escape(code))\" data-detector=\"\(Self.escape(curve.name))\" x=\"\(Self.f(left + Double(k) * barWidth))\" y=\"\(Self.f(by + bh - barHeight))\" width=\"\(Self.f(barWidth))\" height=\"\(Self.f(barHeight))\" fill=\"\(Self.colours[k % Self.colours.count])\"><title>\(Self.escape(code)) \(Self.escape(curve.name)): \(c.triggered)/\(c.trials)</title></rect>"
                 }
-                out += "<text x=\"\(Self.f(left + slot * 0.4))\" y=\"\(by + bh + 16)\" text-anchor=\"middle\" font-size=\"10\" transform=\"rotate(-60 \(Self.f(left + slot * 0.4)) \(by + bh + 16))\">\(code)</text>\n"
+                out += "<text x=\"\(Self.f(left + slot * 0.4))\" y=\"\(by + bh + 16)\" text-anchor=\"middle\" font-size=\"10\" transform=\"rotate(-60 \(Self.f(left + slot * 0.4)) \(by + bh + 16))\">\(Self.escape(code))</text>\n"
             }
         }
         out += "</svg>\n"
@@ -146,8 +146,5 @@ public struct BenchPlot: Sendable {
         return r == r.rounded() && digits <= 1 ? String(Int(r)) : "\(r)"
     }
 
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-            .replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    static func escape(_ text: String) -> String { HTMLEscaper.escape(text) }
 }
