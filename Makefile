@@ -108,13 +108,13 @@ evaluate: build $(SISFALL_STAMP) $(HAPT_STAMP)
 	@# Another lab, device and people, no falls: false alarms per hour and detections at removals.
 	$(RELEASE_BIN) bench --dataset hapt --root $(HAPT) --json $(CACHE)/bench-hapt.json
 	$(RELEASE_BIN) bench --dataset sisfall --root $(SISFALL) --cache $(CACHE)/detectord --protocol online --train --folds 10 \
-	  --json $(CACHE)/bench-online.json --plot bench.svg
+	  --negatives $(HAPT) --json $(CACHE)/bench-online.json --plot bench.svg --report $(CACHE)/bench-report
 	$(RELEASE_BIN) bench --dataset sisfall --root $(SISFALL) --cache $(CACHE)/detectord --protocol online --train --folds 10 \
-	  --shipped-stages --detector learned+stillness+recovery
+	  --negatives $(HAPT) --shipped-stages --detector learned+stillness+recovery
 	@# The stress tests the README quotes: softer falls, and slower ones that no model trains on.
 	for stress in "--soften 0.5" "--soften 0.35" "--slow 1.5"; do \
 	  $(RELEASE_BIN) bench --dataset sisfall --root $(SISFALL) --cache $(CACHE)/detectord --protocol online --train --folds 10 \
-	    $$stress || exit 1; \
+	    --negatives $(HAPT) $$stress || exit 1; \
 	done
 	$(RELEASE_BIN) bench --dataset sisfall --root $(SISFALL) --cache $(CACHE)/detectord --protocol trial --folds 10 \
 	  --json $(CACHE)/bench-trial.json --plot bench-trial.svg

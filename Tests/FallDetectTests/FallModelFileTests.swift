@@ -86,7 +86,7 @@ import Glibc
         let judge = try LearnedFallJudge.shipped()
         #expect(judge.score(LearnedFallJudgeTests.clearFall).bitPattern == 0x3f7f_32dd)  // 0.99686986
         #expect(judge.model.margin(LearnedFallJudgeTests.clearFall.features).bitPattern == 0x40b8_6ecf)
-        #expect(judge.score(LearnedFallJudgeTests.clearNonFall).bitPattern == 0x38bb_55f2)  // 8.9328634e-05
+        #expect(judge.model.probability(LearnedFallJudgeTests.clearNonFall.features).bitPattern == 0x38bb_55f2)  // 8.9328634e-05
         #expect(judge.model.margin(LearnedFallJudgeTests.clearNonFall.features).bitPattern == 0xc115_2b6a)
         let probabilities = Self.sweep().map(judge.model.probability)
         let recorded: [UInt32] = [0x3ce2_ba45, 0x3efe_f727, 0x3f52_a766, 0x3cb3_0e0b, 0x3aef_43cd, 0x3a5d_82d7]

@@ -55,13 +55,13 @@ extension BenchCommand {
         func row(_ label: String, _ r: ContinuousResult) -> String {
             let rate = r.falseAlarmsPerHour.map { ProgressLine.fixed($0, 2) } ?? "-"
             let interval = r.falseAlarmsPerHourInterval.map { "\(ProgressLine.fixed($0.lowerBound, 2))–\(ProgressLine.fixed($0.upperBound, 2))" } ?? "-"
-            var line = padded(label, 52) + padded("\(r.falseAlarms.count) (\(rate)/h, \(interval))", 26)
+            var line = padded(label, 62) + padded("\(r.falseAlarms.count) (\(rate)/h, \(interval))", 26)
                 + "\(r.removalsWithDetection) of \(r.removals)\n"
             for d in r.detections { line += "    \(d.recording) at \(ProgressLine.fixed(d.seconds, 2)) s during \(d.activity)\n" }
             return line
         }
         return "\nHAPT (\(ProgressLine.fixed(h.bySubject.activityHours, 2)) h, \(h.bySubject.removals) removals), learned, walking profile as run uses it:\n"
-            + padded("model", 52) + padded("false alarms", 26) + "removals with a detection\n"
+            + padded("model", 62) + padded("false alarms", 26) + "removals with a detection\n"
             + row("held out by subject (\(h.folds) folds; SisFall + other HAPT people)", h.bySubject)
             + row("HAPT left out (trained on SisFall alone)", h.leftOut)
     }
