@@ -10,6 +10,8 @@ struct DaemonPlan: Sendable {
     /// nil runs the shipped model.
     var fallModelPath: String?
     var stallSeconds: Double = 1
+    /// `auto`: the pipeline estimates the mounting from the samples (`MountingEstimator`).
+    var axes: AxisChoice = .fixed(.identity)
     var gnss: GNSSChoice
     var workflowSettings: WorkflowSettings
     /// Countdowns shortened for a demonstration: every message says so.
