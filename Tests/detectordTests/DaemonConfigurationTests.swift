@@ -90,10 +90,17 @@ import Testing
         #expect(c.contacts.map(\.channel) == [.console])
     }
 
+    @Test func axisMappingTakesAutoOrAMapping() throws {
+        let auto = Self.minimal.replacingOccurrences(of: "source = \"i2c\"\n", with: "source = \"i2c\"\naxis_mapping = \"auto\"\n")
+        #expect(try DaemonConfiguration.parse(text: auto, path: "/tmp/detectord.toml", environment: [:]).sensor.axes == .auto)
+        let fixed = Self.minimal.replacingOccurrences(of: "source = \"i2c\"\n", with: "source = \"i2c\"\naxis_mapping = \"x=+z,y=-y,z=+x\"\n")
+        #expect(try DaemonConfiguration.parse(text: fixed, path: "/tmp/detectord.toml", environment: [:]).sensor.axes == AxisChoice("x=+z,y=-y,z=+x"))
+    }
+
     @Test func leftOutTablesTakeTheirDefaults() throws {
         let c = try DaemonConfiguration.parse(text: Self.minimal, path: "/tmp/detectord.toml", environment: [:])
         #expect(c.detector == DetectorSettings(profile: .walking, sensitivity: .standard, modelPath: nil))
-        #expect(c.sensor.axisMapping == .identity)
+        #expect(c.sensor.axes == .fixed(.identity))
         #expect(c.sensor.stallSeconds == 1)
         #expect(c.gnss == .gpsd(host: "127.0.0.1", port: 2947))
         #expect(c.workflow == WorkflowConfiguration())

@@ -48,7 +48,7 @@ struct ReplayCommand: AsyncParsableCommand {
     var csvRate: Double = 100
 
     @Option(name: .customLong("csv-axes"), help: ArgumentHelp(
-        "How the CSV's sensor axes map onto the body frame (x forward, y left, z up), as x=+z,y=-y,z=+x (default: they are the body frame).",
+        "How the CSV's sensor axes map onto the body frame (x forward, y left, z up), as x=+z,y=-y,z=+x, or auto to estimate up from the wearer's walking (default: they are the body frame).",
         valueName: "mapping"))
     var csvAxes: String?
 
@@ -112,13 +112,16 @@ struct ReplayCommand: AsyncParsableCommand {
         format.accelerationUnit = accel
         format.angularRateUnit = gyro
         format.sampleRate = csvRate
-        if let csvAxes {
-            guard let mapping = AxisMapping(csvAxes) else {
-                throw ValidationError("--csv-axes must map x, y and z each onto a different signed sensor axis, as x=+z,y=-y,z=+x; got '\(csvAxes)'")
-            }
-            format.axisMapping = mapping
-        }
+        format.axisMapping = try csvAxisChoice().mapping
         return format
+    }
+
+    func csvAxisChoice() throws -> AxisChoice {
+        guard let csvAxes else { return .fixed(.identity) }
+        guard let choice = AxisChoice(csvAxes) else {
+            throw ValidationError("--csv-axes must be auto or map x, y and z each onto a different signed sensor axis, as x=+z,y=-y,z=+x; got '\(csvAxes)'")
+        }
+        return choice
     }
 
     func run() async throws {
@@ -168,6 +171,10 @@ struct ReplayCommand: AsyncParsableCommand {
                 do {
                     pipeline = try DetectionPipeline(
                         profile: detectionProfile(), sampleRate: Float(sensor.sampleRate), accelerometerRange: sensor.accelerometerRange)
+                    // Only a CSV is in its sensor's frame; the other kinds are body-frame already.
+                    if entry.name.lowercased().hasSuffix(".csv") {
+                        pipeline?.mounting = try csvAxisChoice().estimator(sampleRate: Float(sensor.sampleRate))
+                    }
                 } catch let error as FallDetectError {
                     err.write("error: \(loaded.recording.info.title): \(error)\n")
                     failed += 1

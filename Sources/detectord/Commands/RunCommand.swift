@@ -99,7 +99,10 @@ struct RunCommand: AsyncParsableCommand {
         }
         return DaemonPlan(
             source: source, sourceIsFinite: finite, profile: settings.detector.profile.with(sensitivity: settings.detector.sensitivity),
-            fallModelPath: settings.detector.modelPath, notWornMessageAfter: settings.detector.notWornMessageMinutes.map { $0 * 60 }, stallSeconds: settings.sensor.stallSeconds, gnss: gnss,
+            fallModelPath: settings.detector.modelPath, notWornMessageAfter: settings.detector.notWornMessageMinutes.map { $0 * 60 },
+            stallSeconds: settings.sensor.stallSeconds,
+            // A replay is in the body frame already; only the IMU's own frame needs estimating.
+            axes: settings.sensor.source.name == "replay" ? .fixed(.identity) : settings.sensor.axes, gnss: gnss,
             workflowSettings: settings.workflow.settings, demo: settings.workflow.demo, person: settings.person.person,
             contacts: settings.contacts.map(\.contact), pinHash: settings.pin.hash, channels: channels,
             databasePath: db ?? settings.storage.database, apiHost: api.host, apiPort: api.port, exitWhenIdle: exitWhenIdle,

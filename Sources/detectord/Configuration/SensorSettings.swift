@@ -5,17 +5,18 @@ struct SensorSettings: Sendable, Equatable {
     var source: SensorSourceSettings
     /// Samples per second asked of the IMU (a replay keeps its recording's rate).
     var rateHz: Double
-    /// The IMU's axes onto the body frame (+x forward, +y left, +z up).
-    var axisMapping: AxisMapping
+    /// The IMU's axes onto the body frame (+x forward, +y left, +z up), or `auto`: estimated
+    /// from the wearer's walking (`MountingEstimator`).
+    var axes: AxisChoice
     /// No sample for this long is a sensor fault.
     var stallSeconds: Double
 
     static let keys = ["source", "rate_hz", "axis_mapping", "stall_seconds", "i2c", "replay"]
 
-    init(source: SensorSourceSettings, rateHz: Double = 200, axisMapping: AxisMapping = .identity, stallSeconds: Double = 1) {
+    init(source: SensorSourceSettings, rateHz: Double = 200, axes: AxisChoice = .fixed(.identity), stallSeconds: Double = 1) {
         self.source = source
         self.rateHz = rateHz
-        self.axisMapping = axisMapping
+        self.axes = axes
         self.stallSeconds = stallSeconds
     }
 
@@ -27,11 +28,11 @@ struct SensorSettings: Sendable, Equatable {
             table.oneOf("source", $0, SensorSourceSettings.names)
         }
         let rate = table.contains("rate_hz") ? table.number("rate_hz", in: 10...10_000) : 200
-        var mapping: AxisMapping? = .identity
+        var mapping: AxisChoice? = .fixed(.identity)
         if let text = table.string("axis_mapping") {
-            mapping = AxisMapping(text)
+            mapping = AxisChoice(text)
             if mapping == nil {
-                table.context.report(table.field("axis_mapping"), "\"\(text)\" is not an axis mapping such as \"x=+z,y=-x,z=-y\" (each body axis takes a different sensor axis with a sign)")
+                table.context.report(table.field("axis_mapping"), "\"\(text)\" is neither \"auto\" nor an axis mapping such as \"x=+z,y=-x,z=-y\" (each body axis takes a different sensor axis with a sign)")
             }
         }
         var stall = table.contains("stall_seconds") ? table.number("stall_seconds", in: 0.05...60) : 1
@@ -56,6 +57,6 @@ struct SensorSettings: Sendable, Equatable {
             default: nil
             }
         guard let source, let rate, let mapping, let stall else { return nil }
-        self.init(source: source, rateHz: rate, axisMapping: mapping, stallSeconds: stall)
+        self.init(source: source, rateHz: rate, axes: mapping, stallSeconds: stall)
     }
 }

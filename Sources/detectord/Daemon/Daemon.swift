@@ -27,9 +27,10 @@ struct Daemon {
         }
 
         let model = try plan.fallModelPath.map { path throws(FallDetectError) in try FallModelFile.load(path: path) }
-        let pipeline = try DetectionPipeline(
+        var pipeline = try DetectionPipeline(
             profile: plan.profile, sampleRate: Float(plan.source.sampleRate), accelerometerRange: plan.source.accelerometerRange,
             fallModel: model)
+        pipeline.mounting = try plan.axes.estimator(sampleRate: Float(plan.source.sampleRate))
         // Four seconds of samples: the detector can fall that far behind before anything drops.
         // Sources keep their rate within 10…10000 Hz, so this stays between 256 and 65536.
         let capacity = min(1 << 16, max(256, Int(min(plan.source.sampleRate, 10_000) * 4).nextPowerOfTwo))

@@ -12,6 +12,8 @@ struct DaemonPlan: Sendable {
     /// Seconds off the body before the wearer is told (`[detector] not_worn_message_minutes`).
     var notWornMessageAfter: Double? = DetectorSettings.defaultNotWornMessageMinutes * 60
     var stallSeconds: Double = 1
+    /// `auto`: the pipeline estimates the mounting from the samples (`MountingEstimator`).
+    var axes: AxisChoice = .fixed(.identity)
     var gnss: GNSSChoice
     var workflowSettings: WorkflowSettings
     /// Countdowns shortened for a demonstration: every message says so.

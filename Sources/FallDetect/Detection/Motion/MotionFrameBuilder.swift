@@ -38,7 +38,11 @@ public struct MotionFrameBuilder: Sendable {
     /// Times the gyroscope reported turns no body makes and was left out (`GyroscopeGuard`).
     public var suspectGyroscopeEpisodes: Int { gyroscopeGuard.episodes }
 
-    public mutating func push(_ sample: IMUSample) -> MotionFrame {
+    public mutating func push(_ sample: IMUSample) -> MotionFrame { push(sample, sensor: nil) }
+
+    /// `sensor` is the reading as the sensor gave it when `sample` is it turned into the body
+    /// frame: full scale is per sensor axis, and a turned axis would hide or invent clipping.
+    mutating func push(_ sample: IMUSample, sensor: IMUSample?) -> MotionFrame {
         let nominal = 1 / sampleRate
         var period = nominal
         if let previous = previousTimestamp {
@@ -52,6 +56,7 @@ public struct MotionFrameBuilder: Sendable {
         let suspect = gyroscopeGuard.push(angularRate: rate, samplePeriod: period)
         let gain = suspect ? Self.suspectGain : gain
         if gain != ahrs.settings.gain { ahrs.settings.gain = gain }
+        if let sensor { restartOnGyroscopeOverrange(sensorAngularRate: sensor.angularRate) }
         ahrs.samplePeriod = period
         if suspect {
             ahrs.update(angularRate: .zero, acceleration: sample.acceleration)
@@ -60,8 +65,9 @@ public struct MotionFrameBuilder: Sendable {
         }
         let output = ahrs.output
         let a = sample.acceleration
+        let s = sensor?.acceleration ?? a
         let limit = accelerometerRange * 0.98
-        let saturated = abs(a.x) >= limit || abs(a.y) >= limit || abs(a.z) >= limit
+        let saturated = abs(s.x) >= limit || abs(s.y) >= limit || abs(s.z) >= limit
         var frame = MotionFrame(
             timestampNanoseconds: sample.timestampNanoseconds, samplePeriod: period, acceleration: a,
             angularRateMagnitude: rate, tiltDegrees: output.tiltDegrees,

@@ -6,6 +6,9 @@
 public struct DetectionPipeline: Sendable {
     public let profile: DetectionProfile
     var frames: MotionFrameBuilder
+    /// Set for a device in an unknown orientation: samples come in the sensor frame and the
+    /// estimator turns them into the body frame (`AxisChoice.auto`). nil: they are body-frame.
+    public var mounting: MountingEstimator?
     var fall: FallDetector?
     var freeFall: FreeFallDetector?
     var crash: CrashDetector?
@@ -64,8 +67,10 @@ public struct DetectionPipeline: Sendable {
 
     /// Adds one IMU sample; returns the detections it completed (usually none).
     public mutating func push(_ sample: IMUSample) -> [DetectionEvent] {
-        let frame = frames.push(sample)
+        let frame = mounting == nil ? frames.push(sample) : frames.push(sample, mounting: &mounting!)
+        // The wear monitor reads the sensor as it is: its wander does not depend on the frame.
         if let change = wear.push(sample) { wearChanges.append(change) }
+        if mounting?.isEstimated == false { return [] }  // no body frame yet: no posture to judge
         let known = followUps.count
         followUp.push(frame, into: &followUps)
         // A wearer who got up again can fall again: the next fall is a new event, as the bench

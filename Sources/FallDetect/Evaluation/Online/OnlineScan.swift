@@ -103,10 +103,13 @@ public struct OnlineScan: Sendable {
     /// The candidates the daemon's front end finds in `samples` (SisFall's ADXL345, ±16 g), and
     /// for each when the confirmation stage, started at its decision, confirmed it, and when the
     /// recovery check under each setting of `RecoveryParameters.grid` found the wearer up again;
-    /// with how often the gyroscope was left out as implausible.
+    /// with how often the gyroscope was left out as implausible. With `mounting` the samples are in
+    /// the sensor's frame and it turns them into the body frame (`AxisChoice.auto`).
     public static func candidates(
-        in samples: [IMUSample], settings: FallCandidateSettings, confirmation: StillnessParameters = benchConfirmation
+        in samples: [IMUSample], settings: FallCandidateSettings, confirmation: StillnessParameters = benchConfirmation,
+        mounting: MountingEstimator? = nil
     ) -> (candidates: [FallCandidate], confirmations: [Int64?], recoveries: [[Int64?]], suspectGyroscopeEpisodes: Int) {
+        var mounting = mounting
         var frames = MotionFrameBuilder(sampleRate: settings.sampleRate, accelerometerRange: 16)
         // Settings were validated by the caller.
         guard var tracker = try? FallCandidateTracker(settings: settings) else { return ([], [], [], 0) }
@@ -116,7 +119,8 @@ public struct OnlineScan: Sendable {
         var following: [(index: Int, stage: StillnessConfirmation)] = []
         var watching: [(index: Int, setting: Int, watch: RecoveryWatch)] = []
         for sample in samples {
-            let frame = frames.push(sample)
+            let frame = mounting == nil ? frames.push(sample) : frames.push(sample, mounting: &mounting!)
+            if mounting?.isEstimated == false { continue }  // as the pipeline: no posture yet
             var k = 0
             while k < following.count {
                 if let outcome = following[k].stage.push(frame) {
