@@ -48,7 +48,7 @@ extension BenchCommand {
                     .noData, "the online protocol needs SisFall_enhanced/ (per-sample fall labels) beside SisFall_dataset/",
                     path: data.enhancedDirectory)
             }
-            scan = try OnlineScan(dataset: data, decimation: 200 / rate, cache: trialCache())
+            scan = try OnlineScan(dataset: data, decimation: 200 / rate, accelerometerRange: accelerometerRange, cache: trialCache())
             for notice in scan.notices { err.write("note: \(notice)\n") }
             if !scan.suspectGyroscope.isEmpty {
                 err.write("note: \(scan.suspectGyroscope.count) trials' gyroscope reported turns no body makes, so their tilt followed "
@@ -63,7 +63,7 @@ extension BenchCommand {
             let stressed = soften != nil || slow != nil
                 ? try OnlineScan(
                     dataset: data, decimation: 200 / rate, softening: soften.map { try FallSoftening(scale: $0) },
-                    slowing: slow.map { try FallSlowing(factor: $0) }, cache: trialCache())
+                    slowing: slow.map { try FallSlowing(factor: $0) }, accelerometerRange: accelerometerRange, cache: trialCache())
                 : nil
             let tested = stressed?.trials ?? scan.trials
             // The learned model of each fold trains on its subjects' softened copies as well.

@@ -101,6 +101,9 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("rate"), help: ArgumentHelp("Online protocol: run at this sample rate, keeping every n-th of SisFall's 200 Hz samples (200, 100, 50, 40, 25, 20).", valueName: "hz"))
     var rate: Int = 200
 
+    @Option(name: .customLong("range"), help: ArgumentHelp("Online protocol: run as an accelerometer of this full scale would record, in g (2 to 16): every axis of SisFall's ±16 g data clipped there, the saturation flagged as the daemon flags it.", valueName: "g"))
+    var accelerometerRange: Float = 16
+
     @Option(name: .customLong("soften"), help: ArgumentHelp("Online protocol: test on the falls with every acceleration's departure from 1 g scaled by this factor in (0, 1], from 0.1 s before the fall to 0.3 s after its impact; everything is fitted as without it. A stress test for softer, slower falls.", valueName: "k"))
     var soften: Float?
 
@@ -151,6 +154,7 @@ struct BenchCommand: ParsableCommand {
         if reportDirectory != nil, evaluationProtocol != "online" { throw ValidationError("--report needs --protocol online or --dataset hapt") }
         guard rate > 0, 200 % rate == 0, rate >= 20 else { throw ValidationError("--rate must divide 200 and be at least 20, got \(rate)") }
         guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
+        guard accelerometerRange >= 2, accelerometerRange <= 16 else { throw ValidationError("--range must lie in 2…16 g, got \(accelerometerRange)") }
         if shippedStages, !train { throw ValidationError("--shipped-stages needs --train") }
         if negatives != nil, !(train && evaluationProtocol == "online") { throw ValidationError("--negatives needs --protocol online and --train") }
         if foldSeed != 0, !(train && evaluationProtocol == "online") { throw ValidationError("--fold-seed needs --protocol online and --train") }

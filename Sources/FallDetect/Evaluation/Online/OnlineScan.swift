@@ -33,8 +33,11 @@ public struct OnlineScan: Sendable {
     public init(
         dataset: SisFallDataset, settings: FallCandidateSettings = FallCandidateSettings(),
         confirmation: StillnessParameters = OnlineScan.benchConfirmation, decimation: Int = 1, softening: FallSoftening? = nil,
-        slowing: FallSlowing? = nil, fallsOnly: Bool = false, cache: TrialCache? = nil, workers: Int? = nil
+        slowing: FallSlowing? = nil, accelerometerRange: Float = 16, fallsOnly: Bool = false, cache: TrialCache? = nil, workers: Int? = nil
     ) throws(FallDetectError) {
+        guard accelerometerRange.isFinite, accelerometerRange >= 2, accelerometerRange <= 16 else {
+            throw FallDetectError(.invalidArgument, "the accelerometer's range must lie in 2…16 g, got \(accelerometerRange)", field: "range")
+        }
         guard (1...20).contains(decimation) else {
             throw FallDetectError(.invalidArgument, "decimation must lie in 1…20, got \(decimation)", field: "decimation")
         }
@@ -55,8 +58,15 @@ public struct OnlineScan: Sendable {
             // Keeping every n-th sample is what a sensor running at 200/n Hz would have delivered,
             // but for its own anti-aliasing filter.
             let (full, labels) = slowing?.apply(to: trial) ?? (softening?.apply(to: trial) ?? trial.samples, trial.labels)
-            let samples = decimation == 1 ? full : stride(from: 0, to: full.count, by: decimation).map { full[$0] }
-            let found = Self.candidates(in: samples, settings: settings, confirmation: confirmation)
+            var samples = decimation == 1 ? full : stride(from: 0, to: full.count, by: decimation).map { full[$0] }
+            // A smaller part clips what SisFall's ±16 g one recorded: each axis at its full scale.
+            if accelerometerRange < 16 {
+                for i in samples.indices {
+                    samples[i].acceleration = samples[i].acceleration.clamped(
+                        lowerBound: SIMD3(repeating: -accelerometerRange), upperBound: SIMD3(repeating: accelerometerRange))
+                }
+            }
+            let found = Self.candidates(in: samples, settings: settings, confirmation: confirmation, accelerometerRange: accelerometerRange)
             let baseline = Self.baseline(in: samples, sampleRate: settings.sampleRate)
             let elapsed = start.duration(to: clock.now)
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
@@ -107,10 +117,10 @@ public struct OnlineScan: Sendable {
     /// the sensor's frame and it turns them into the body frame (`AxisChoice.auto`).
     public static func candidates(
         in samples: [IMUSample], settings: FallCandidateSettings, confirmation: StillnessParameters = benchConfirmation,
-        mounting: MountingEstimator? = nil
+        mounting: MountingEstimator? = nil, accelerometerRange: Float = 16
     ) -> (candidates: [FallCandidate], confirmations: [Int64?], recoveries: [[Int64?]], suspectGyroscopeEpisodes: Int) {
         var mounting = mounting
-        var frames = MotionFrameBuilder(sampleRate: settings.sampleRate, accelerometerRange: 16)
+        var frames = MotionFrameBuilder(sampleRate: settings.sampleRate, accelerometerRange: accelerometerRange)
         // Settings were validated by the caller.
         guard var tracker = try? FallCandidateTracker(settings: settings) else { return ([], [], [], 0) }
         var found: [FallCandidate] = []
