@@ -59,17 +59,27 @@ struct BenchCommand: ParsableCommand {
             counted apart. Reported: false alarms per hour with an exact Poisson 95 % interval, removals \
             with a detection, and every detection; --json writes the same.
 
+            --dataset csv --describe FILE reads any folder of recordings that FILE describes (TOML: files, \
+            columns, units, axes, labels and where the falls are; docs/dataset-description.md, examples in \
+            Datasets/descriptions/). A continuous description runs and reports as --dataset hapt; a trials \
+            description runs each file as one trial through the same walking profile and reports SE, SP, false \
+            alarms per hour of ADL and latency from fall onset (median/p95) per detector, a detection counting \
+            for the fall inside the labelled fall or at most 2 s after it.
+
             --plot writes an SVG: each detector's threshold sweep as a ROC curve (trials), its operating \
             point, the paper's published points, and the share of trials with a detection per activity code.
             """)
 
     @Option(help: ArgumentHelp(
-        "Dataset layout: sisfall (trials with fall labels) or hapt (continuous daily activities from a waist phone, no falls; the folder holding recordings/).",
+        "Dataset layout: sisfall (trials with fall labels), hapt (continuous daily activities from a waist phone, no falls; the folder holding recordings/) or csv (as --describe says).",
         valueName: "name"))
     var dataset: String = "sisfall"
 
-    @Option(help: ArgumentHelp("Folder holding SisFall_dataset/ (or, with --dataset hapt, recordings/).", valueName: "dir"))
+    @Option(help: ArgumentHelp("Folder holding SisFall_dataset/ (or, with --dataset hapt, recordings/; with --dataset csv, what the description's patterns start from).", valueName: "dir"))
     var root: String
+
+    @Option(help: ArgumentHelp("With --dataset csv: the dataset description (TOML, docs/dataset-description.md).", valueName: "file"))
+    var describe: String?
 
     @Option(help: ArgumentHelp("Trial protocol: c2, c3, c8, c9, c13 or all. Online protocol: c8, multiphase, learned, learned+stillness, learned+recovery, learned+stillness+recovery or all.", valueName: "name"))
     var detector: String = "all"
@@ -116,8 +126,9 @@ struct BenchCommand: ParsableCommand {
     var cache: String?
 
     func validate() throws {
-        guard dataset == "sisfall" || dataset == "hapt" else { throw ValidationError("--dataset must be sisfall or hapt, got '\(dataset)'") }
-        if dataset == "hapt" { return try validateContinuous() }
+        guard ["sisfall", "hapt", "csv"].contains(dataset) else { throw ValidationError("--dataset must be sisfall, hapt or csv, got '\(dataset)'") }
+        guard (dataset == "csv") == (describe != nil) else { throw ValidationError("--describe FILE goes with --dataset csv, and --dataset csv needs it") }
+        if dataset != "sisfall" { return try validateContinuous() }
         guard evaluationProtocol == "trial" || evaluationProtocol == "online" else {
             throw ValidationError("--protocol must be trial or online, got '\(evaluationProtocol)'")
         }
@@ -154,6 +165,7 @@ struct BenchCommand: ParsableCommand {
         let out = Terminal.standardOutput
         let err = Terminal.standardError
         if dataset == "hapt" { return try runContinuous() }
+        if dataset == "csv" { return try runDescribed() }
         if evaluationProtocol == "online" { return try runOnline() }
         let features = try features()
         let clock = ContinuousClock()
