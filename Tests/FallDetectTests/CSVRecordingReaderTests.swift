@@ -215,3 +215,54 @@ private enum StringReference {
         return (samples, problems)
     }
 }
+
+/// The label column and the scales of raw counts.
+extension CSVRecordingReaderTests {
+    @Test func readsALabelColumnAlignedWithTheSamples() throws {
+        var format = try CSVFormat(columns: "ax=0,ay=1,az=2")
+        format.label = .name("label")
+        let result = try read("ax,ay,az,note,label\n0,0,1,x,-1\n0,0,oops,x,3\n0,0,1,x,11\n", format: format)
+        // The unreadable row takes its label with it.
+        #expect(result.recording.samples.count == 2)
+        #expect(result.labels == [-1, 11])
+        #expect(result.problems.count == 1)
+        #expect(result.problems.first?.line == 3)
+    }
+
+    @Test func aLabelThatIsNotANumberSkipsItsRowNamingTheField() throws {
+        var format = try CSVFormat(columns: "ax=0,ay=1,az=2")
+        format.label = .index(3)
+        let result = try read("0,0,1,2\n0,0,1,walk\n", format: format)
+        #expect(result.labels == [2])
+        #expect(result.problems.first?.field == "label")
+    }
+
+    @Test func noLabelColumnGivesNoLabels() throws {
+        let result = try read("time,ax,ay,az,gx,gy,gz\n0,0,0,1,0,0,0\n")
+        #expect(result.labels.isEmpty)
+    }
+
+    @Test func scalesMultiplyRawCountsBeforeTheUnit() throws {
+        var format = try CSVFormat(columns: "ax=0,ay=1,az=2,gx=3,gy=4,gz=5")
+        format.accelerationScale = 1.0 / 256
+        format.angularRateScale = 2
+        format.angularRateUnit = .radiansPerSecond
+        let result = try read("256,-512,128,0.5,0,0\n", format: format)
+        #expect(result.recording.samples[0].acceleration == SIMD3(1, -2, 0.5))
+        #expect(abs(result.recording.samples[0].angularRate.x - Float(180 / Double.pi)) < 1e-4)
+    }
+
+    /// SisFall ends every row with ';' after its ninth column: only the columns read matter, and
+    /// a first row of numbers with such a tail is data, not a header.
+    @Test func sisFallRowsWithTrailingSemicolonsRead() throws {
+        var format = try CSVFormat(columns: "ax=0,ay=1,az=2,gx=3,gy=4,gz=5")
+        format.sampleRate = 200
+        format.accelerationScale = 1.0 / 256
+        let text = "  17,-179, -99, -18,-504,-352,  76,-697,-279;\r\n  15,-174, -90, -53,-568,-306,  48,-675,-254;\r\n"
+        let result = try read(text, format: format)
+        #expect(result.problems.isEmpty)
+        #expect(result.recording.samples.count == 2)
+        #expect(result.recording.samples[0].acceleration == SIMD3<Float>(17, -179, -99) / 256)
+        #expect(result.recording.samples[1].angularRate == SIMD3(-53, -568, -306))
+    }
+}

@@ -26,7 +26,6 @@ extension BenchCommand {
     }
 
     func runContinuous() throws {
-        let out = Terminal.standardOutput
         let err = Terminal.standardError
         let clock = ContinuousClock()
         let started = clock.now
@@ -49,12 +48,28 @@ extension BenchCommand {
             err.write("detectord bench: no readable recording in \(data.root)\n")
             throw ExitCode(66)
         }
+        try benchContinuous(
+            recordings, title: "HAPT (\(data.root))", root: data.root, cut: "each cut \(Int(LabelledRecording.removalMargin)) s after its last labelled one",
+            started: started)
+    }
 
+    /// The walking profile as `run` uses it, with the fall judge a continuous or trial bench names.
+    static func profile(forDetector name: String) -> DetectionProfile {
+        var profile = DetectionProfile.walking
+        profile.fall = name == "multiphase" ? .multiphase : .learned
+        if name == "learned-unbounded" { profile.fallBounds = .off }
+        return profile
+    }
+
+    /// Runs every detector over continuous recordings and reports them: the table, the wear
+    /// monitor, every detection, and the JSON. `cut` says where daily activity ends, if anywhere.
+    func benchContinuous(_ recordings: [LabelledRecording], title: String, root: String, cut: String?, started: ContinuousClock.Instant) throws {
+        let out = Terminal.standardOutput
+        let err = Terminal.standardError
+        let clock = ContinuousClock()
         var results: [ContinuousResult] = []
         for name in try continuousDetectors() {
-            var profile = DetectionProfile.walking
-            profile.fall = name == "multiphase" ? .multiphase : .learned
-            if name == "learned-unbounded" { profile.fallBounds = .off }
+            let profile = Self.profile(forDetector: name)
             do {
                 var result = try ContinuousEvaluation.evaluate(recordings, profile: profile)
                 result.detector = name
@@ -70,8 +85,8 @@ extension BenchCommand {
         let first = results[0]
         let subjects = Set(recordings.map(\.subject)).count
         let header =
-            "HAPT (\(data.root)): \(first.recordings) recordings of \(subjects) people, \(ProgressLine.fixed(first.activityHours, 2)) h of daily activity "
-                + "(each cut \(Int(LabelledRecording.removalMargin)) s after its last labelled one), \(first.removals) removals "
+            "\(title): \(first.recordings) recordings of \(subjects) people, \(ProgressLine.fixed(first.activityHours, 2)) h of daily activity "
+                + (cut.map { "(\($0)), " } ?? "") + "\(first.removals) removals "
                 + "(\(ProgressLine.fixed(first.removalSeconds / 60, 1)) min), profile walking as run uses it, in \(ProgressLine.fixed(seconds, 1)) s\n"
         out.write(header + "\n")
         out.write("detector            false alarms  per hour  95 % interval    removals with a detection\n")
@@ -81,6 +96,10 @@ extension BenchCommand {
             out.write(
                 Self.padded(r.detector, 20) + Self.padded(String(r.falseAlarms.count), 14) + Self.padded(rate, 10) + Self.padded(interval, 17)
                     + "\(r.removalsWithDetection) of \(r.removals) (\(r.removalDetections.count) detection\(r.removalDetections.count == 1 ? "" : "s"))\n")
+        }
+        // HAPT has no falls; a described dataset may.
+        for r in results where r.falls > 0 {
+            out.write("\(r.detector): \(r.fallsDetected) of \(r.falls) labelled falls found\n")
         }
         // The wear monitor runs the same in every detector's pipeline: report it once.
         out.write(
@@ -95,10 +114,10 @@ extension BenchCommand {
                 out.write("  \(d.recording) at \(ProgressLine.fixed(d.seconds, 2)) s: \(d.kind.rawValue) (\(d.detector)) during \(d.activity)\n")
             }
         }
-        try writeReport([continuousReportDataset(summary: header, root: data.root, results: results)])
+        try writeReport([continuousReportDataset(summary: header, root: root, results: results)])
         guard let json else { return }
         let document: [String: Any] = [
-            "dataset": dataset, "root": data.root, "recordings": first.recordings, "subjects": subjects, "activity_hours": first.activityHours,
+            "dataset": dataset, "root": root, "recordings": first.recordings, "subjects": subjects, "activity_hours": first.activityHours,
             "removals": first.removals, "removal_seconds": first.removalSeconds, "profile": "walking", "seconds": seconds,
             "not_worn": first.notWorn.map {
                 ["recording": $0.recording, "seconds": $0.seconds, "since_seconds": $0.sinceSeconds, "during_removal": $0.duringRemoval] as [String: Any]
@@ -108,6 +127,7 @@ extension BenchCommand {
                     "detector": r.detector, "false_alarms": r.falseAlarms.count, "false_alarms_per_hour": Self.json(r.falseAlarmsPerHour),
                     "false_alarms_per_hour_interval": Self.json(r.falseAlarmsPerHourInterval),
                     "false_alarms_per_activity": r.falseAlarmsPerActivity, "removals_with_detection": r.removalsWithDetection,
+                    "falls": r.falls, "falls_detected": r.fallsDetected,
                     "removal_detections": r.removalDetections.count,
                     "detections": r.detections.map {
                         ["recording": $0.recording, "subject": $0.subject, "seconds": $0.seconds, "kind": $0.kind.rawValue, "detector": $0.detector,

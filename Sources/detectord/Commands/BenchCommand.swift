@@ -64,6 +64,13 @@ struct BenchCommand: ParsableCommand {
             (docs/external-detectors.md). Its threshold is fitted as c8's unless its hello brings its own; \
             Examples/detectors/c8.py is c8 in Python and gives c8's figures.
 
+            --dataset csv --describe FILE reads any folder of recordings that FILE describes (TOML: files, \
+            columns, units, axes, labels and where the falls are; docs/dataset-description.md, examples in \
+            Datasets/descriptions/). A continuous description runs and reports as --dataset hapt; a trials \
+            description runs each file as one trial through the same walking profile and reports SE, SP, false \
+            alarms per hour of ADL and latency from fall onset (median/p95) per detector, a detection counting \
+            for the fall inside the labelled fall or at most 2 s after it.
+
             --plot writes an SVG: each detector's threshold sweep as a ROC curve (trials), its operating \
             point, the paper's published points, and the share of trials with a detection per activity code. \
             --report DIR (online protocol and --dataset hapt) creates DIR and writes one self-contained HTML \
@@ -73,7 +80,7 @@ struct BenchCommand: ParsableCommand {
             """)
 
     @Option(help: ArgumentHelp(
-        "Dataset layout: sisfall (trials with fall labels) or hapt (continuous daily activities from a waist phone, no falls; the folder holding recordings/).",
+        "Dataset layout: sisfall (trials with fall labels), hapt (continuous daily activities from a waist phone, no falls; the folder holding recordings/) or csv (as --describe says).",
         valueName: "name"))
     var dataset: String = "sisfall"
 
@@ -83,8 +90,11 @@ struct BenchCommand: ParsableCommand {
         valueName: "dir"))
     var negatives: String?
 
-    @Option(help: ArgumentHelp("Folder holding SisFall_dataset/ (or, with --dataset hapt, recordings/).", valueName: "dir"))
+    @Option(help: ArgumentHelp("Folder holding SisFall_dataset/ (or, with --dataset hapt, recordings/; with --dataset csv, what the description's patterns start from).", valueName: "dir"))
     var root: String
+
+    @Option(help: ArgumentHelp("With --dataset csv: the dataset description (TOML, docs/dataset-description.md).", valueName: "file"))
+    var describe: String?
 
     @Option(help: ArgumentHelp("Trial protocol: c2, c3, c8, c9, c13 or all. Online protocol: c8, multiphase, learned, learned+stillness, learned+recovery, learned+stillness+recovery, external (with --external-command) or all.", valueName: "name"))
     var detector: String = "all"
@@ -144,8 +154,9 @@ struct BenchCommand: ParsableCommand {
     var cache: String?
 
     func validate() throws {
-        guard dataset == "sisfall" || dataset == "hapt" else { throw ValidationError("--dataset must be sisfall or hapt, got '\(dataset)'") }
-        if dataset == "hapt" { return try validateContinuous() }
+        guard ["sisfall", "hapt", "csv"].contains(dataset) else { throw ValidationError("--dataset must be sisfall, hapt or csv, got '\(dataset)'") }
+        guard (dataset == "csv") == (describe != nil) else { throw ValidationError("--describe FILE goes with --dataset csv, and --dataset csv needs it") }
+        if dataset != "sisfall" { return try validateContinuous() }
         guard evaluationProtocol == "trial" || evaluationProtocol == "online" else {
             throw ValidationError("--protocol must be trial or online, got '\(evaluationProtocol)'")
         }
@@ -186,6 +197,7 @@ struct BenchCommand: ParsableCommand {
         let out = Terminal.standardOutput
         let err = Terminal.standardError
         if dataset == "hapt" { return try runContinuous() }
+        if dataset == "csv" { return try runDescribed() }
         if evaluationProtocol == "online" { return try runOnline() }
         let features = try features()
         let clock = ContinuousClock()

@@ -2,6 +2,8 @@
 ///
 /// Columns are named by header text or by 0-based index. Without a time column the rows are taken
 /// as evenly spaced at `sampleRate`. Gyroscope columns are optional (angular rate then reads zero).
+/// A label column, when named, is read as a number per row beside the samples. Raw sensor counts
+/// are described by a scale that multiplies the column's values before the unit's conversion.
 public struct CSVFormat: Sendable {
     public enum Column: Sendable, Hashable, CustomStringConvertible {
         case index(Int)
@@ -53,9 +55,16 @@ public struct CSVFormat: Sendable {
     public var time: Column?
     public var acceleration: (x: Column, y: Column, z: Column)
     public var angularRate: (x: Column, y: Column, z: Column)?
+    /// A per-row label (an activity code, a fall flag), read as a number; nil when there is none.
+    public var label: Column?
     public var timeUnit: TimeUnit
     public var accelerationUnit: AccelerationUnit
     public var angularRateUnit: AngularRateUnit
+    /// Multiplies the acceleration columns before `accelerationUnit` converts them: 1/256 for
+    /// an ADXL345's counts at ±16 g, so that the result is in g.
+    public var accelerationScale: Double
+    /// Multiplies the angular rate columns before `angularRateUnit` converts them.
+    public var angularRateScale: Double
     /// Used only when there is no time column.
     public var sampleRate: Double
     public var delimiter: UInt8
@@ -71,7 +80,10 @@ public struct CSVFormat: Sendable {
         angularRateUnit: AngularRateUnit = .degreesPerSecond,
         sampleRate: Double = 100,
         delimiter: UInt8 = UInt8(ascii: ","),
-        axisMapping: AxisMapping = .identity
+        axisMapping: AxisMapping = .identity,
+        label: Column? = nil,
+        accelerationScale: Double = 1,
+        angularRateScale: Double = 1
     ) {
         self.time = time
         self.acceleration = acceleration
@@ -82,6 +94,9 @@ public struct CSVFormat: Sendable {
         self.sampleRate = sampleRate
         self.delimiter = delimiter
         self.axisMapping = axisMapping
+        self.label = label
+        self.accelerationScale = accelerationScale
+        self.angularRateScale = angularRateScale
     }
 
     /// Reads `time=0,ax=1,ay=2,az=3,gx=4,gy=5,gz=6` (indices or header names; omit `time` for

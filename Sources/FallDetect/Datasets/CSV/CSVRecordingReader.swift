@@ -17,6 +17,9 @@ public struct CSVRecordingReader: Sendable {
     public struct Result: Sendable {
         public var recording: Recording
         public var problems: [FallDetectError]
+        /// With a label column, one value per sample (a skipped row takes its label with it, so
+        /// the two stay aligned); empty without one.
+        public var labels: [Double] = []
     }
 
     public func read(path: String) throws(FallDetectError) -> Result {
@@ -44,9 +47,13 @@ public struct CSVRecordingReader: Sendable {
             throw FallDetectError(.noData, "the file holds no rows", path: path)
         }
         let (headerLine, headerStart, headerEnd) = head
-        // A first row that is not all numbers is the header.
+        // A first row that is not all numbers is the header. When every column is named by index
+        // only those fields are looked at, so that text after the last one read (SisFall ends its
+        // rows with ';') does not turn the first row into a header.
         let first = fields(of: text, headerStart..<headerEnd)
-        let hasHeader = first.contains { !Self.isNumber(text, $0) }
+        let indices = wantedColumns.compactMap { if case .index(let i) = $0.1 { i } else { nil } }
+        let looked = indices.count == wantedColumns.count ? indices.filter { $0 < first.count }.map { first[$0] } : first
+        let hasHeader = looked.contains { !Self.isNumber(text, $0) }
         let header = hasHeader ? first.map { String(decoding: UnsafeRawBufferPointer(rebasing: text[$0]), as: UTF8.self).trimmingCharacters(in: .whitespaces) } : []
         let columns = try resolveColumns(header: header, path: path, line: headerLine)
 
@@ -56,7 +63,9 @@ public struct CSVRecordingReader: Sendable {
         let width = unique.count
 
         var builder = Builder(format: format, path: path, slots: slots)
-        builder.samples.reserveCapacity(cfusion_csv_count_lines(text.baseAddress, text.count) + 1)
+        let lines = cfusion_csv_count_lines(text.baseAddress, text.count) + 1
+        builder.samples.reserveCapacity(lines)
+        if format.label != nil { builder.labels.reserveCapacity(lines) }
         var offset = headerStart
         var line = headerLine
         if hasHeader {
@@ -97,18 +106,26 @@ public struct CSVRecordingReader: Sendable {
         let sensor = SensorInfo(
             sensor: "CSV", device: "unknown", accelerometerRange: .nan, gyroscopeRange: .nan,
             sampleRate: rate, axisMapping: format.axisMapping)
-        return Result(recording: Recording(info: RecordingInfo(sensor: sensor, title: title), samples: samples), problems: builder.problems)
+        return Result(
+            recording: Recording(info: RecordingInfo(sensor: sensor, title: title), samples: samples), problems: builder.problems,
+            labels: builder.labels)
     }
 
     /// Turns rows of values into samples: time, units, axis mapping, and the time-order check.
     private struct Builder {
         let format: CSVFormat
         let path: String
-        /// Per field (time?, ax, ay, az, gx?, gy?, gz?), where its value is in a parsed row.
+        /// Per field (time?, ax, ay, az, gx?, gy?, gz?, label?), where its value is in a parsed row.
         let slots: [Int]
         let period: Double
         let base: Int
+        /// Scale and unit in one factor per sensor.
+        let accelerationFactor: Double
+        let angularRateFactor: Double
+        /// Where the label is in a parsed row, or nil.
+        let labelSlot: Int?
         var samples: [IMUSample] = []
+        var labels: [Double] = []
         var problems: [FallDetectError] = []
         var lastTime: Int64?
 
@@ -118,6 +135,9 @@ public struct CSVRecordingReader: Sendable {
             self.slots = slots
             period = 1e9 / format.sampleRate
             base = format.time != nil ? 1 : 0
+            accelerationFactor = format.accelerationScale * format.accelerationUnit.toG
+            angularRateFactor = format.angularRateScale * format.angularRateUnit.toDegreesPerSecond
+            labelSlot = format.label != nil ? slots.last : nil
         }
 
         /// `values` is one parsed row in the parser's column order; `line` names it in a problem.
@@ -134,18 +154,19 @@ public struct CSVRecordingReader: Sendable {
                 timestamp = Int64((Double(samples.count) * period).rounded())
             }
             lastTime = timestamp
-            let toG = format.accelerationUnit.toG
+            let k = accelerationFactor
             let a = SIMD3<Float>(
-                Float(values[slots[base]] * toG), Float(values[slots[base + 1]] * toG), Float(values[slots[base + 2]] * toG))
+                Float(values[slots[base]] * k), Float(values[slots[base + 1]] * k), Float(values[slots[base + 2]] * k))
             var w = SIMD3<Float>.zero
             if format.angularRate != nil {
-                let k = format.angularRateUnit.toDegreesPerSecond
-                w = SIMD3(Float(values[slots[base + 3]] * k), Float(values[slots[base + 4]] * k), Float(values[slots[base + 5]] * k))
+                let r = angularRateFactor
+                w = SIMD3(Float(values[slots[base + 3]] * r), Float(values[slots[base + 4]] * r), Float(values[slots[base + 5]] * r))
             }
             samples.append(IMUSample(
                 timestampNanoseconds: timestamp,
                 acceleration: format.axisMapping.apply(a),
                 angularRate: format.axisMapping.apply(w)))
+            if let labelSlot { labels.append(values[labelSlot]) }
         }
     }
 
@@ -154,13 +175,19 @@ public struct CSVRecordingReader: Sendable {
         var index: Int
     }
 
-    private func resolveColumns(header: [String], path: String, line: Int) throws(FallDetectError) -> [ResolvedColumn] {
+    /// The fields read, in the order `Builder` expects them: time?, ax, ay, az, gx?, gy?, gz?, label?.
+    private var wantedColumns: [(String, CSVFormat.Column)] {
         var wanted: [(String, CSVFormat.Column)] = []
         if let time = format.time { wanted.append(("time", time)) }
         wanted += [("ax", format.acceleration.x), ("ay", format.acceleration.y), ("az", format.acceleration.z)]
         if let g = format.angularRate { wanted += [("gx", g.x), ("gy", g.y), ("gz", g.z)] }
+        if let label = format.label { wanted.append(("label", label)) }
+        return wanted
+    }
+
+    private func resolveColumns(header: [String], path: String, line: Int) throws(FallDetectError) -> [ResolvedColumn] {
         var resolved: [ResolvedColumn] = []
-        for (field, column) in wanted {
+        for (field, column) in wantedColumns {
             switch column {
             case .index(let i):
                 resolved.append(ResolvedColumn(field: field, index: i))

@@ -10,6 +10,27 @@ public enum ContinuousEvaluation {
         _ recordings: [LabelledRecording], profile: DetectionProfile, fallModel: FallModelFile? = nil, tolerance: Double = OnlineProtocol.defaultTolerance,
         workers: Int? = nil
     ) throws(FallDetectError) -> ContinuousResult {
+        let outcomes = try outcomes(recordings, profile: profile, fallModel: fallModel, tolerance: tolerance, workers: workers)
+        var result = ContinuousResult(detector: profile.fall?.rawValue ?? "none", profile: profile.name)
+        for (recording, one) in zip(recordings, outcomes) {
+            result.recordings += 1
+            result.activityHours += recording.activitySeconds / 3600
+            if recording.removalStartNanoseconds != nil {
+                result.removals += 1
+                result.removalSeconds += recording.removalSeconds
+            }
+            result.falls += one.falls
+            result.fallsDetected += one.found
+            result.detections += one.detections
+            result.notWorn += one.notWorn
+        }
+        return result
+    }
+
+    /// Every recording's outcome, in their order; the first error met in that order is thrown.
+    static func outcomes(
+        _ recordings: [LabelledRecording], profile: DetectionProfile, fallModel: FallModelFile?, tolerance: Double, workers: Int?
+    ) throws(FallDetectError) -> [Outcome] {
         let outcomes = Mutex<[Int: Result<Outcome, FallDetectError>]>([:])
         let next = Atomic<Int>(0)
         let threads = min(recordings.count, max(1, workers ?? SisFallDataset.processorCount))
@@ -23,23 +44,15 @@ public enum ContinuousEvaluation {
                 outcomes.withLock { $0[i] = outcome }
             }
         }
-        var result = ContinuousResult(detector: profile.fall?.rawValue ?? "none", profile: profile.name)
         let collected = outcomes.withLock { $0 }
-        for (i, recording) in recordings.enumerated() {
+        var ordered: [Outcome] = []
+        ordered.reserveCapacity(recordings.count)
+        for i in recordings.indices {
+            // Every index was taken by a worker, so every slot is filled.
             guard let outcome = collected[i] else { continue }
-            let one = try outcome.get()
-            result.recordings += 1
-            result.activityHours += recording.activitySeconds / 3600
-            if recording.removalStartNanoseconds != nil {
-                result.removals += 1
-                result.removalSeconds += recording.removalSeconds
-            }
-            result.falls += one.falls
-            result.fallsDetected += one.found
-            result.detections += one.detections
-            result.notWorn += one.notWorn
+            ordered.append(try outcome.get())
         }
-        return result
+        return ordered
     }
 
     /// One recording: its detections, its labelled falls, how many of them were found, and when
