@@ -27,6 +27,28 @@ import Testing
         #expect(without.removalsWithDetection >= 1)
     }
 
+    /// HAPT in its raw phone frame with the mounting estimated gives the shipped detector's
+    /// figures with the README's mapping: no false alarm, no detection at a removal.
+    @Test func haptInItsRawFrameWithAutoMountingGivesTheSameFigures() throws {
+        guard let root = SharedData.haptRoot() else { return }
+        let data = try HAPTDataset(root: root)
+        let raw = try data.files.map { (path: String) throws(FallDetectError) -> LabelledRecording in
+            var r = try data.load(path).recording
+            // Undo x=+z,y=-y,z=+x: the phone's acc-x is body z, acc-y is -y, acc-z is x.
+            for i in r.recording.samples.indices {
+                let a = r.recording.samples[i].acceleration, w = r.recording.samples[i].angularRate
+                r.recording.samples[i].acceleration = SIMD3(a.z, -a.y, a.x)
+                r.recording.samples[i].angularRate = SIMD3(w.z, -w.y, w.x)
+            }
+            r.estimatesMounting = true
+            return r
+        }
+        let auto = try ContinuousEvaluation.evaluate(raw, profile: .walking)
+        #expect(auto.falseAlarms.isEmpty, "\(auto.falseAlarms)")
+        #expect(auto.removalDetections.isEmpty, "\(auto.removalDetections)")
+        #expect(auto.notWorn.map(\.recording) == ["user06_exp1"])
+    }
+
     /// A synthetic fall labelled as one is found; the same recording's other detections, if any,
     /// would be false alarms.
     @Test func aDetectionInsideALabelledFallFindsIt() throws {

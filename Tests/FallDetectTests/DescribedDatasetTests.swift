@@ -52,18 +52,11 @@ import Testing
         #expect(throws: FallDetectError.self) { try DescribedDataset(description: continuous(), root: root) }
     }
 
-    @Test func autoAxesAreNotSupportedYetNamingTheField() throws {
+    @Test func autoAxesKeepTheSensorFrameForThePipelineToEstimate() throws {
         var description = try continuous()
         description.axes = .auto
-        description.source = "d.toml"
-        do {
-            _ = try DescribedDataset(description: description, root: "/nonexistent")
-            Issue.record("auto was accepted")
-        } catch {
-            #expect(error.field == "axes")
-            #expect(error.path == "d.toml")
-            #expect(error.message.contains("not supported yet"))
-        }
+        let dataset = try DescribedDataset(description: description, root: "/nonexistent")
+        #expect(dataset.format.axisMapping == .identity)
     }
 
     @Test func spanFileGivesFallsInSeconds() throws {

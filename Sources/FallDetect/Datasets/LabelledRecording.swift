@@ -17,6 +17,9 @@ public struct LabelledRecording: Sendable {
     public var fallSpans: [ClosedRange<Int64>]
     /// The name of each label value: 1 → "walking".
     public var labelNames: [Int16: String]
+    /// True when the samples are in the sensor's own frame and the pipeline must estimate how the
+    /// device is worn (`MountingEstimator`, axes `auto`).
+    public var estimatesMounting = false
 
     public static let unlabelled: Int16 = -1
     /// Seconds after the last labelled activity still counted as activity: the cut, so the

@@ -48,10 +48,7 @@ public struct DescribedDataset: Sendable {
         var format = description.format
         switch description.axes {
         case .mapping(let mapping): format.axisMapping = mapping
-        case .auto:
-            throw FallDetectError(
-                .invalidArgument, "\"auto\" is not supported yet on this build; give a mapping such as x=+z,y=-y,z=+x", path: source,
-                field: "axes")
+        case .auto: format.axisMapping = .identity  // the pipeline estimates the body frame (`MountingEstimator`)
         }
         if case .column(let column) = description.labels { format.label = column } else { format.label = nil }
         if case .labels = description.falls, description.labels == nil {
@@ -173,9 +170,10 @@ public struct DescribedDataset: Sendable {
         if let margin = dataset.removalMargin, let last = labels.lastIndex(where: { $0 != LabelledRecording.unlabelled }), last + 1 < samples.count {
             removal = samples[last].timestampNanoseconds + Int64(margin * 1e9)
         }
-        let recording = LabelledRecording(
+        var recording = LabelledRecording(
             name: entry.name, subject: entry.subject, recording: read.recording, labels: labels, removalStartNanoseconds: removal, fallSpans: spans,
             labelNames: dataset.labelNames)
+        if case .auto = dataset.axes { recording.estimatesMounting = true }
         return (recording, read.problems, notices)
     }
 

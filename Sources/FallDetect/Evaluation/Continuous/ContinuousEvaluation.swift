@@ -70,6 +70,7 @@ public enum ContinuousEvaluation {
         let sensor = labelled.recording.info.sensor
         let range = sensor.accelerometerRange.isFinite ? sensor.accelerometerRange : 16
         var pipeline = try DetectionPipeline(profile: profile, sampleRate: Float(sensor.sampleRate), accelerometerRange: range, fallModel: fallModel)
+        if labelled.estimatesMounting { pipeline.mounting = try MountingEstimator(sampleRate: Float(sensor.sampleRate)) }
         let origin = labelled.recording.samples.first?.timestampNanoseconds ?? 0
         var detections: [ContinuousDetection] = []
         var found = Set<Int>()
