@@ -141,6 +141,6 @@ import Testing
     @Test func reportNeedsTheOnlineProtocol() throws {
         let output = try DetectordProcess.run(["bench", "--root", "/nonexistent", "--protocol", "trial", "--report", "/tmp/never"])
         #expect(output.status == 64)
-        #expect(output.standardError.contains("--report needs --protocol online or --dataset hapt"))
+        #expect(output.standardError.contains("--report needs --protocol online, --dataset hapt or --dataset csv"))
     }
 }

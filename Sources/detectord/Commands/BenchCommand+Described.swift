@@ -55,8 +55,13 @@ extension BenchCommand {
             }
         }
         let seconds = Self.seconds(started.duration(to: clock.now))
-        Terminal.standardOutput.write(Self.trialTable(loaded, name: name, root: root, results: results, seconds: seconds))
+        let table = Self.trialTable(loaded, name: name, root: root, results: results, seconds: seconds)
+        Terminal.standardOutput.write(table)
         try writeJSON(Self.trialReport(loaded, name: name, root: root, results: results, seconds: seconds))
+        try writeReport([
+            ReportDataset(
+                name: name, kind: .trials, root: root, summary: String(table.prefix { $0 != "\n" }), detectors: results.map(ReportDetector.init(described:)))
+        ])
     }
 
     static func trialTable(_ loaded: DescribedDataset.Loaded, name: String, root: String, results: [DescribedTrialResult], seconds: Double) -> String {

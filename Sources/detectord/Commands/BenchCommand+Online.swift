@@ -91,7 +91,7 @@ extension BenchCommand {
                     train
                         ? try OnlineBaseline.crossValidate(scan.trials, folds: folds, tested: tested, foldSeed: foldSeed)
                         : OnlineBaseline.evaluate(tested, threshold: OnlineBaseline.bestThreshold(scan.trials)))
-                if plot != nil || json != nil || reportDirectory != nil { sweeps.append(OnlineBaseline.sweep(tested)) }
+                if plot != nil || json != nil || wantsReport { sweeps.append(OnlineBaseline.sweep(tested)) }
             }
             for name in names where name == Self.externalName {
                 let outcome = try runExternal(data: data, scan: scan, stressed: stressed)
@@ -138,7 +138,7 @@ extension BenchCommand {
                         OnlineProtocol.evaluate(
                             detector: name, trials: tested, scores: scores, threshold: threshold, confirmed: confirmed, recovery: recovery))
                 }
-                if plot != nil || json != nil || reportDirectory != nil {
+                if plot != nil || json != nil || wantsReport {
                     sweeps.append(
                         OnlineProtocol.sweep(
                             trials: tested, scores: scores, thresholds: Self.sweepThresholds(name), confirmed: confirmed, recovery: recovery))

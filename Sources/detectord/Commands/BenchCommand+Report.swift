@@ -1,12 +1,26 @@
 import ArgumentParser
 import FallDetect
 import Foundation
+import Synchronization
 
 /// `bench --report DIR`: the run's results as one HTML page and the same as JSON. Each protocol
 /// hands its datasets over as `ReportDataset`s, so a run over several datasets adds one each.
 extension BenchCommand {
-    /// Writes DIR/index.html and DIR/report.json when --report was given.
+    /// A run over several datasets gathers each one's part here and writes them as one report.
+    static let gathered = Mutex<[ReportDataset]?>(nil)
+
+    /// Whether this run's results go into a report (its own, or a run over several datasets').
+    var wantsReport: Bool { reportDirectory != nil || Self.gathered.withLock { $0 != nil } }
+
+    /// Writes DIR/index.html and DIR/report.json when --report was given; inside a run over
+    /// several datasets, hands the part over instead.
     func writeReport(_ datasets: [ReportDataset]) throws {
+        let handedOver = Self.gathered.withLock { gathered -> Bool in
+            guard gathered != nil else { return false }
+            gathered?.append(contentsOf: datasets)
+            return true
+        }
+        if handedOver { return }
         guard let reportDirectory else { return }
         let report = BenchReport(
             title: "detectord bench: " + datasets.map(\.name).joined(separator: ", "), generated: ISO8601DateFormatter().string(from: Date()),

@@ -79,10 +79,11 @@ struct BenchCommand: ParsableCommand {
             same content as DIR/report.json.
             """)
 
-    @Option(help: ArgumentHelp(
-        "Dataset layout: sisfall (trials with fall labels), hapt (continuous daily activities from a waist phone, no falls; the folder holding recordings/) or csv (as --describe says).",
+    @Option(name: .customLong("dataset"), help: ArgumentHelp(
+        "Dataset layout: sisfall (trials with fall labels), hapt (continuous daily activities from a waist phone, no falls; the folder holding recordings/) or csv (as --describe says). "
+            + "Repeat it, with a --root each (and a --describe each csv), to run several datasets in one go: a table each, then a row per dataset and detector.",
         valueName: "name"))
-    var dataset: String = "sisfall"
+    var datasets: [String] = []
 
     @Option(help: ArgumentHelp(
         "With --protocol online --train: also train every learned model on the fall candidates of this HAPT folder (continuous daily life, no falls) "
@@ -90,11 +91,11 @@ struct BenchCommand: ParsableCommand {
         valueName: "dir"))
     var negatives: String?
 
-    @Option(help: ArgumentHelp("Folder holding SisFall_dataset/ (or, with --dataset hapt, recordings/; with --dataset csv, what the description's patterns start from).", valueName: "dir"))
-    var root: String
+    @Option(name: .customLong("root"), help: ArgumentHelp("Folder holding SisFall_dataset/ (or, with --dataset hapt, recordings/; with --dataset csv, what the description's patterns start from); one per --dataset, in order.", valueName: "dir"))
+    var roots: [String] = []
 
-    @Option(help: ArgumentHelp("With --dataset csv: the dataset description (TOML, docs/dataset-description.md).", valueName: "file"))
-    var describe: String?
+    @Option(name: .customLong("describe"), help: ArgumentHelp("With --dataset csv: the dataset description (TOML, docs/dataset-description.md); one per csv dataset, in order.", valueName: "file"))
+    var descriptions: [String] = []
 
     @Option(help: ArgumentHelp("Trial protocol: c2, c3, c8, c9, c13 or all. Online protocol: c8, multiphase, learned, learned+stillness, learned+recovery, learned+stillness+recovery, external (with --external-command) or all.", valueName: "name"))
     var detector: String = "all"
@@ -153,7 +154,24 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Folder for the parsed-dataset cache (default: $XDG_CACHE_HOME/detectord or ~/.cache/detectord).", valueName: "dir"))
     var cache: String?
 
+    /// The dataset this run evaluates (the first; a run over several evaluates each in a copy).
+    var dataset: String { datasets.first ?? "sisfall" }
+    var root: String { roots.first ?? "" }
+    var describe: String? { dataset == "csv" ? descriptions.first : nil }
+    var runsSeveral: Bool { datasets.count > 1 }
+
     func validate() throws {
+        guard roots.count == max(1, datasets.count) else {
+            throw ValidationError("give one --root per --dataset, in the same order (\(max(1, datasets.count)) dataset(s), \(roots.count) root(s))")
+        }
+        guard descriptions.count == datasets.filter({ $0 == "csv" }).count else {
+            throw ValidationError("give one --describe FILE per --dataset csv, in the same order")
+        }
+        if runsSeveral {
+            guard json == nil, plot == nil else { throw ValidationError("with several --dataset, --report DIR holds them all; --json and --plot take one dataset") }
+            for copy in each() { try copy.validate() }
+            return
+        }
         guard ["sisfall", "hapt", "csv"].contains(dataset) else { throw ValidationError("--dataset must be sisfall, hapt or csv, got '\(dataset)'") }
         guard (dataset == "csv") == (describe != nil) else { throw ValidationError("--describe FILE goes with --dataset csv, and --dataset csv needs it") }
         if dataset != "sisfall" { return try validateContinuous() }
@@ -162,7 +180,7 @@ struct BenchCommand: ParsableCommand {
         }
         try validateExternal()
         if evaluationProtocol == "online" { _ = try onlineDetectors() } else { _ = try features() }
-        if reportDirectory != nil, evaluationProtocol != "online" { throw ValidationError("--report needs --protocol online or --dataset hapt") }
+        if reportDirectory != nil, evaluationProtocol != "online" { throw ValidationError("--report needs --protocol online, --dataset hapt or --dataset csv") }
         guard rate > 0, 200 % rate == 0, rate >= 20 else { throw ValidationError("--rate must divide 200 and be at least 20, got \(rate)") }
         guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
         guard accelerometerRange >= 2, accelerometerRange <= 16 else { throw ValidationError("--range must lie in 2…16 g, got \(accelerometerRange)") }
@@ -193,9 +211,24 @@ struct BenchCommand: ParsableCommand {
         return [feature]
     }
 
+    /// One copy of this command per dataset, each with its own root and description and no
+    /// report of its own: the run over all of them writes one.
+    func each() -> [BenchCommand] {
+        var csv = descriptions.makeIterator()
+        return zip(datasets, roots).map { name, root in
+            var copy = self
+            copy.datasets = [name]
+            copy.roots = [root]
+            copy.descriptions = name == "csv" ? [csv.next()].compactMap { $0 } : []
+            copy.reportDirectory = nil
+            return copy
+        }
+    }
+
     func run() throws {
         let out = Terminal.standardOutput
         let err = Terminal.standardError
+        if runsSeveral { return try runSeveral() }
         if dataset == "hapt" { return try runContinuous() }
         if dataset == "csv" { return try runDescribed() }
         if evaluationProtocol == "online" { return try runOnline() }
