@@ -55,8 +55,11 @@ import Testing
     @Test func autoAxesKeepTheSensorFrameForThePipelineToEstimate() throws {
         var description = try continuous()
         description.axes = .auto
-        let dataset = try DescribedDataset(description: description, root: "/nonexistent")
+        let root = try folder(["rec/p1_a.csv": rows([1, 1, 1, 1])])
+        let dataset = try DescribedDataset(description: description, root: root)
         #expect(dataset.format.axisMapping == .identity)
+        let loaded = dataset.loadAll()
+        #expect(!loaded.recordings.isEmpty && loaded.recordings.allSatisfy(\.estimatesMounting))
     }
 
     @Test func spanFileGivesFallsInSeconds() throws {
