@@ -228,8 +228,9 @@ static int scalar_row(const uint8_t *t, size_t len, size_t p, uint8_t delimiter,
 // ---------------------------------------------------------------------------------------------
 // The vector kernel: the positions of every delimiter and '\n' ("stops") are listed for a few KB
 // at a time from 64-byte bit masks, so rows walk from stop to stop without looking at each byte,
-// and plain fields ([-] digits [. digits], at most 16 digits) are converted 16 bytes at a time.
-// Any row it is not sure of (comment, blank or indented lines, missing fields, a field that is
+// and plain fields ([-] digits [. digits]) are converted from one 64-bit word when they take at
+// most 8 bytes after the sign (short_decimal, the common case), else 16 bytes at a time (up to 16
+// digits). The row loop (listed_rows) keeps the rarer paths out of line. Any row it is not sure of (comment, blank or indented lines, missing fields, a field that is
 // not a number, a row longer than the listed window, the last row without '\n') goes to
 // scalar_row, so results never depend on the kernel (the tests compare both).
 
@@ -324,6 +325,45 @@ static inline int vector_decimal(const uint8_t *t, size_t s, size_t e, double *o
     return 1;
 }
 
+// Powers of ten for the short path, the second row negated: dividing by -10^k gives the sign for
+// free, and "-0" still reads as -0.0.
+static const double signed_powers_of_ten[2][8] = {
+    {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7},
+    {-1e0, -1e1, -1e2, -1e3, -1e4, -1e5, -1e6, -1e7},
+};
+
+// [s, e) as  ['-'] digit* ['.' digit*]  in at most 8 bytes after the sign, with 1 to 8 digits (the
+// common short field), from the one 64-bit word that ends at e (e >= 8): 1 and the exact double,
+// or 0 for anything else. Bytes are classified in a vector register (two masks); the dot is taken
+// out by moving the integer digits one byte up; the digits become an integer with three
+// multiplications (the classic eight-digit SWAR step). At most 8 digits are below 2^53 and at most
+// 7 are after the dot, so the one division by an exact power of ten is correctly rounded.
+static inline int short_decimal(const uint8_t *t, size_t s, size_t e, double *out) {
+    unsigned neg = t[s] == '-'; // t[s] is at worst the field's stop: s < e is checked through n
+    size_t n = e - s - neg;
+    if (n - 1 >= 8 || e < 8) return 0; // 1 <= n <= 8, all in the word loaded
+    uint64_t w;
+    memcpy(&w, t + e - 8, 8);
+    cfusion_csv_u8x16 v = (cfusion_csv_u8x16)(cfusion_csv_u64x2){w, 0}; // lanes 8..15: 0, neither
+    uint32_t field = (0xFF00u >> n) & 0xFFu; // the last n bytes
+    uint32_t digit = mask16(__builtin_convertvector((cfusion_csv_u8x16)(v - (uint8_t)'0') < 10, cfusion_csv_b16)) & field;
+    uint32_t dot = mask16(__builtin_convertvector(v == '.', cfusion_csv_b16)) & field;
+    if ((digit | dot) != field || (dot & (dot - 1)) != 0 || digit == 0) return 0;
+    unsigned fraction = 0;
+    if (dot) {
+        fraction = 7 - (unsigned)__builtin_ctz(dot);
+        uint64_t below = ~0ULL >> (8 * fraction); // the dot's byte and all before it
+        w = (w & ~below) | ((w << 8) & below);
+        n--;
+    }
+    uint64_t d = (w ^ 0x3030303030303030ULL) & (~0ULL << (8 * (8 - n)));
+    d = d * 10 + (d >> 8);
+    d = (((d & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
+         (((d >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >> 32;
+    *out = (double)(int64_t)d / signed_powers_of_ten[neg][fraction]; // exact / exact: correctly rounded
+    return 1;
+}
+
 // A wanted field [s, e) (its line ending already cut) that is not the plain form: trimmed, then
 // the fast decimal path or strtod, as in wanted_field. 1 when it is a finite number.
 static inline int exact_field(const uint8_t *t, size_t s, size_t e, uint8_t delimiter, double *out) {
@@ -342,6 +382,69 @@ static inline int exact_field(const uint8_t *t, size_t s, size_t e, uint8_t deli
 #define CHUNK 8192
 #define REFILL 2048
 
+// A wanted field that short_decimal did not take: longer plain fields in a vector register, then
+// the exact path. Out of line, so that the row loop keeps its registers for the common case.
+__attribute__((noinline)) static int other_field(const uint8_t *t, size_t s, size_t e, uint8_t delimiter, double *out) {
+    return vector_decimal(t, s, e, out) || exact_field(t, s, e, delimiter, out);
+}
+
+// Rows read from the listed stops (s..<last, relative to base), from *p (a line start) while rows
+// start before `stop_at`, until `capacity` rows are written. Returns 1 when it stopped at a row it
+// is not sure of (left to scalar_row), 0 when it ran out of room, listed stops or text.
+static inline int listed_rows(const uint8_t *t, size_t *pp, size_t stop_at, size_t base, const uint32_t **sp,
+                              const uint32_t *last, uint8_t delimiter, const int32_t *columns, size_t column_count,
+                              double *out, size_t *row_lines, size_t *rowsp, size_t capacity, size_t *linep) {
+    size_t p = *pp, rows = *rowsp, line = *linep;
+    const uint32_t *s = *sp;
+    int unsure = 0;
+    for (; rows < capacity && p < stop_at; rows++, line++) {
+        uint8_t c = t[p];
+        // Comment, blank or indented lines, and a row too near the text's start for the 8-byte
+        // loads, are the scalar rows' business.
+        if (space_class(c) || c == '#' || p < 8) {
+            unsure = 1;
+            break;
+        }
+        double *row = out + rows * column_count;
+        const uint32_t *q = s;
+        size_t fs = p, e = p;
+        int32_t field = 0;
+        for (size_t k = 0; k < column_count; k++) {
+            while (field < columns[k]) { // skipped fields: only their stops
+                if (q == last || t[e = base + *q++] == '\n') goto unsure;
+                fs = e + 1;
+                field++;
+            }
+            if (q == last) goto unsure;
+            e = base + *q++;
+            size_t fe = e;
+            if (t[e] == '\n') {
+                if (k + 1 < column_count) goto unsure; // a wanted field is missing
+                if (fe > fs && t[fe - 1] == '\r') fe--;
+            }
+            if (!short_decimal(t, fs, fe, row + k) && !other_field(t, fs, fe, delimiter, row + k)) goto unsure;
+            fs = e + 1;
+            field++;
+        }
+        while (t[e] != '\n') { // the rest of the line
+            if (q == last) goto unsure;
+            e = base + *q++;
+        }
+        row_lines[rows] = line;
+        p = e + 1;
+        s = q;
+        continue;
+    unsure:
+        unsure = 1;
+        break;
+    }
+    *pp = p;
+    *rowsp = rows;
+    *linep = line;
+    *sp = s;
+    return unsure;
+}
+
 static cfusion_csv_result parse_rows(const uint8_t *t, size_t len, size_t p, size_t line, uint8_t delimiter,
                                      const int32_t *columns, size_t column_count, double *out,
                                      size_t *row_lines, size_t capacity_rows, int vector) {
@@ -357,9 +460,8 @@ static cfusion_csv_result parse_rows(const uint8_t *t, size_t len, size_t p, siz
             res.status = CFUSION_CSV_FULL;
             break;
         }
-        double *row = out + rows * column_count;
-        if (vector && !space_class(t[p]) && t[p] != '#') {
-            if (window < len && window < p + REFILL) {
+        if (vector) {
+            if (window < len && window <= p + REFILL) {
                 base = p;
                 window = len - p > CHUNK ? p + CHUNK : len;
                 uint32_t *end = list;
@@ -371,42 +473,13 @@ static cfusion_csv_result parse_rows(const uint8_t *t, size_t len, size_t p, siz
                 s = list;
                 last = end;
             }
-            const uint32_t *q = s;
-            size_t fs = p, e = p;
-            int32_t field = 0;
-            int ended = 0; // the line's '\n' is reached
-            size_t k = 0;
-            for (; k < column_count; k++) {
-                while (field < columns[k]) {
-                    if (q == last || t[e = base + *q++] == '\n') goto doubt;
-                    fs = e + 1;
-                    field++;
-                }
-                if (q == last) goto doubt;
-                e = base + *q++;
-                size_t fe = e;
-                if (t[e] == '\n') {
-                    if (k + 1 < column_count) goto doubt;
-                    ended = 1;
-                    if (fe > fs && t[fe - 1] == '\r') fe--;
-                }
-                if (!vector_decimal(t, fs, fe, row + k) && !exact_field(t, fs, fe, delimiter, row + k)) goto doubt;
-                fs = e + 1;
-                field++;
-            }
-            while (!ended) { // the rest of the line
-                if (q == last) goto doubt;
-                e = base + *q++;
-                ended = t[e] == '\n';
-            }
-            row_lines[rows++] = line++;
-            p = e + 1;
-            s = q;
-            continue;
+            size_t stop_at = window < len ? window - REFILL : len;
+            if (!listed_rows(t, &p, stop_at, base, &s, last, delimiter, columns, column_count, out, row_lines, &rows,
+                             capacity_rows, &line))
+                continue; // full, at the end, or due for the next window
         }
-    doubt: {
         size_t next = len, bad_end = 0;
-        int r = scalar_row(t, len, p, delimiter, columns, column_count, row, &next, &bad_end);
+        int r = scalar_row(t, len, p, delimiter, columns, column_count, out + rows * column_count, &next, &bad_end);
         if (r == ROW_BAD) {
             res.status = CFUSION_CSV_BAD_ROW;
             res.bad_start = p;
@@ -419,7 +492,6 @@ static cfusion_csv_result parse_rows(const uint8_t *t, size_t len, size_t p, siz
         p = next;
         while (s < last && base + *s < p) s++; // the stops of the line just read
         if (r == ROW_BAD) break;
-    }
     }
     res.rows = rows;
     res.next = p;

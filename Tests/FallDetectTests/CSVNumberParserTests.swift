@@ -122,4 +122,33 @@ import Testing
             if scalar != vector { break }
         }
     }
+
+    @Test func shortFieldsOfEveryShapeEqualDoubleOfString() {
+        // The 64-bit word path: 1 to 8 digits, a dot anywhere or none, a sign or none, after fields
+        // of other lengths (the word holds their bytes too); each value as Double(String) reads it.
+        var rng = SplitMix64(state: 11)
+        var fields: [String] = []
+        var text = "a,b\n"
+        for _ in 0..<20_000 {
+            let digits = Int.random(in: 1...8, using: &rng)
+            let dot = Int.random(in: -1...digits, using: &rng)
+            var field = Bool.random(using: &rng) ? "-" : ""
+            for i in 0..<digits {
+                if i == dot { field += "." }
+                field += String(Int.random(in: 0...9, using: &rng))
+            }
+            if dot == digits { field += "." }
+            fields.append(field)
+            text += "\(["7", "12.5", "-0.000001"].randomElement(using: &rng)!),\(field)\n"
+        }
+        let bytes = Array(text.utf8)
+        var values = [Double](repeating: 0, count: fields.count)
+        var lines = [Int](repeating: 0, count: fields.count)
+        let r = bytes.withUnsafeBytes { b in
+            cfusion_csv_parse_rows_kernel(b.baseAddress, b.count, 4, 2, UInt8(ascii: ","), [1], 1, &values, &lines, fields.count, CFUSION_CSV_KERNEL_VECTOR)
+        }
+        #expect(r.rows == fields.count)
+        let mismatches = zip(fields, values).filter { Double($0.0)?.bitPattern != $0.1.bitPattern }.map(\.0)
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+    }
 }
