@@ -9,18 +9,7 @@ import Testing
     /// The unpacked SisFall development split, unpacking it on first use; nil (a failure under
     /// CI=true, a SKIPPED line otherwise) when ../shared/datasets is absent.
     func sisFallRoot() throws -> String? {
-        let package = DetectordProcess.packageRoot
-        let archive = package.deletingLastPathComponent().appendingPathComponent("shared/datasets/sisfall-dev.tar.xz").path
-        guard FileManager.default.fileExists(atPath: archive) else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" {
-                Issue.record("\(archive) not found; CI needs ../shared beside the package")
-            } else {
-                print("SKIPPED: ../shared/datasets not found")
-            }
-            return nil
-        }
-        let destination = package.appendingPathComponent(".cache/datasets").path
-        return try DatasetArchive(archivePath: archive, destination: destination).unpack() + "/sisfall"
+        try SharedDatasets.unpacked("sisfall-dev.tar.xz", "sisfall")
     }
 
     /// A SisFall-shaped folder holding two young subjects (symlinks) and one elderly one.

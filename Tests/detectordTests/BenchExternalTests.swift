@@ -9,17 +9,7 @@ import Testing
 
     /// A SisFall-shaped folder with three subjects (two young, one elderly) and their labels.
     static func subset() throws -> URL? {
-        let package = DetectordProcess.packageRoot
-        let archive = package.deletingLastPathComponent().appendingPathComponent("shared/datasets/sisfall-dev.tar.xz").path
-        guard FileManager.default.fileExists(atPath: archive) else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" {
-                Issue.record("\(archive) not found; CI needs ../shared beside the package")
-            } else {
-                print("SKIPPED: ../shared/datasets not found")
-            }
-            return nil
-        }
-        let root = try DatasetArchive(archivePath: archive, destination: package.appendingPathComponent(".cache/datasets").path).unpack() + "/sisfall"
+        guard let root = try SharedDatasets.unpacked("sisfall-dev.tar.xz", "sisfall") else { return nil }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bench-external-\(UUID())")
         for folder in ["SisFall_dataset", "SisFall_enhanced"] {
             try FileManager.default.createDirectory(at: dir.appendingPathComponent(folder), withIntermediateDirectories: true)

@@ -8,14 +8,7 @@ import Testing
     /// The unpacked HAPT development recordings; nil (a failure under CI=true, a SKIPPED line
     /// otherwise) when ../shared/datasets is absent.
     func haptRoot() throws -> String? {
-        let package = DetectordProcess.packageRoot
-        let archive = package.deletingLastPathComponent().appendingPathComponent("shared/datasets/hapt-dev.tar.xz").path
-        guard FileManager.default.fileExists(atPath: archive) else {
-            Self.missing("\(archive) not found; CI needs ../shared beside the package")
-            return nil
-        }
-        let destination = package.appendingPathComponent(".cache/datasets").path
-        return try DatasetArchive(archivePath: archive, destination: destination).unpack() + "/hapt"
+        try SharedDatasets.unpacked("hapt-dev.tar.xz", "hapt")
     }
 
     static func missing(_ what: String) {
@@ -99,13 +92,7 @@ import Testing
     /// The online protocol's report on a SisFall subset: the ROC sweep, the per-activity table
     /// and the false alarms with their times, in the page and in the JSON alike.
     @Test func sisFallOnlineReport() throws {
-        let package = DetectordProcess.packageRoot
-        let archive = package.deletingLastPathComponent().appendingPathComponent("shared/datasets/sisfall-dev.tar.xz").path
-        guard FileManager.default.fileExists(atPath: archive) else {
-            Self.missing("\(archive) not found; CI needs ../shared beside the package")
-            return
-        }
-        let root = try DatasetArchive(archivePath: archive, destination: package.appendingPathComponent(".cache/datasets").path).unpack() + "/sisfall"
+        guard let root = try SharedDatasets.unpacked("sisfall-dev.tar.xz", "sisfall") else { return }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bench-report-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }
         for folder in ["SisFall_dataset", "SisFall_enhanced"] {

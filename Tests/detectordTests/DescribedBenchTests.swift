@@ -8,26 +8,11 @@ import Testing
 @Suite(.serialized) struct DescribedBenchTests {
     static var descriptions: String { DetectordProcess.packageRoot.appendingPathComponent("Datasets/descriptions").path }
 
-    /// The unpacked `folder` of `../shared/datasets/<archive>`, or nil: a failure under CI=true,
-    /// a SKIPPED line otherwise.
-    static func shared(_ archive: String, _ folder: String) throws -> String? {
-        let package = DetectordProcess.packageRoot
-        let path = package.deletingLastPathComponent().appendingPathComponent("shared/datasets/\(archive)").path
-        guard FileManager.default.fileExists(atPath: path) else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" {
-                Issue.record("\(path) not found; CI needs ../shared beside the package")
-            } else {
-                print("SKIPPED: ../shared/datasets not found")
-            }
-            return nil
-        }
-        return try DatasetArchive(archivePath: path, destination: package.appendingPathComponent(".cache/datasets").path).unpack() + "/\(folder)"
-    }
 
     /// The acceptance test of the HAPT description: the recordings `HAPTDataset` loads, sample for
     /// sample, and so every detector's detections and hours.
     @Test func haptDescriptionGivesTheFiguresOfDatasetHAPT() throws {
-        guard let root = try Self.shared("hapt-dev.tar.xz", "hapt") else { return }
+        guard let root = try SharedDatasets.unpacked("hapt-dev.tar.xz", "hapt") else { return }
         let description = try DatasetDescriptionFile.load(path: Self.descriptions + "/hapt.toml")
         let loaded = try DescribedDataset(description: description, root: root).loadAll()
         #expect(loaded.failures.isEmpty && loaded.problems.isEmpty && loaded.notices.isEmpty)
@@ -54,7 +39,7 @@ import Testing
 
     /// The same through the command line: every line after the title is the same.
     @Test func benchWithTheHAPTDescriptionPrintsWhatDatasetHAPTPrints() throws {
-        guard let root = try Self.shared("hapt-dev.tar.xz", "hapt") else { return }
+        guard let root = try SharedDatasets.unpacked("hapt-dev.tar.xz", "hapt") else { return }
         let dedicated = try DetectordProcess.run(["bench", "--dataset", "hapt", "--root", root, "--detector", "learned-unbounded"])
         let described = try DetectordProcess.run([
             "bench", "--dataset", "csv", "--describe", Self.descriptions + "/hapt.toml", "--root", root, "--detector", "learned-unbounded",
@@ -70,7 +55,7 @@ import Testing
     /// Every SisFall trial as `SisFallDataset` sees it: names, subjects, fall trials, the same
     /// samples (spot-checked on one subject) and labels.
     @Test func sisFallDescriptionLoadsEveryTrial() throws {
-        guard let root = try Self.shared("sisfall-dev.tar.xz", "sisfall") else { return }
+        guard let root = try SharedDatasets.unpacked("sisfall-dev.tar.xz", "sisfall") else { return }
         let description = try DatasetDescriptionFile.load(path: Self.descriptions + "/sisfall.toml")
         let data = try DescribedDataset(description: description, root: root)
         let loaded = data.loadAll()
@@ -100,7 +85,7 @@ import Testing
     /// The learned detector through the walking profile finds the falls the online protocol's
     /// learned detector finds (`bench --protocol online --detector learned`): the same missed falls.
     @Test func sisFallDescriptionGivesTheOnlineProtocolsSensitivity() throws {
-        guard let root = try Self.shared("sisfall-dev.tar.xz", "sisfall") else { return }
+        guard let root = try SharedDatasets.unpacked("sisfall-dev.tar.xz", "sisfall") else { return }
         let description = try DatasetDescriptionFile.load(path: Self.descriptions + "/sisfall.toml")
         let loaded = try DescribedDataset(description: description, root: root).loadAll()
         let falls = loaded.recordings.indices.filter { loaded.isFallTrial[$0] }

@@ -40,19 +40,9 @@ struct DaemonConfiguration: Sendable, Equatable {
     /// Checks `text` as the contents of `path` (which names it in issues and anchors its relative
     /// paths).
     static func parse(text: String, path: String, environment: [String: String]) throws(ConfigurationErrors) -> DaemonConfiguration {
-        let root: TOMLTable
-        do {
-            root = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            let position = error.source.begin
-            throw ConfigurationErrors([
-                ConfigurationIssue(path: path, line: position.line, column: position.column, message: "not valid TOML: \(error.description)")
-            ])
-        } catch {
-            throw ConfigurationErrors([ConfigurationIssue(path: path, message: "not valid TOML: \(error)")])
-        }
-        let context = ConfigurationContext(path: path, sourceMap: TOMLSourceMap(text: text), environment: environment)
-        let configuration = read(ConfigurationTable(field: "", table: root, context: context))
+        let top = try ConfigurationTable.top(text: text, path: path, environment: environment)
+        let context = top.context
+        let configuration = read(top)
         guard context.issues.isEmpty, let configuration else {
             // Every reader that gives up reports why; this only guards against one that does not.
             let issues = context.issues.isEmpty ? [ConfigurationIssue(path: path, message: "could not be read")] : context.sortedIssues

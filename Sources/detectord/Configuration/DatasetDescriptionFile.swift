@@ -17,19 +17,9 @@ enum DatasetDescriptionFile {
     }
 
     static func parse(text: String, path: String) throws(ConfigurationErrors) -> DatasetDescription {
-        let root: TOMLTable
-        do {
-            root = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            let position = error.source.begin
-            throw ConfigurationErrors([
-                ConfigurationIssue(path: path, line: position.line, column: position.column, message: "not valid TOML: \(error.description)")
-            ])
-        } catch {
-            throw ConfigurationErrors([ConfigurationIssue(path: path, message: "not valid TOML: \(error)")])
-        }
-        let context = ConfigurationContext(path: path, sourceMap: TOMLSourceMap(text: text), environment: [:])
-        let description = read(ConfigurationTable(field: "", table: root, context: context), path: path)
+        let top = try ConfigurationTable.top(text: text, path: path, environment: [:])
+        let context = top.context
+        let description = read(top, path: path)
         guard context.issues.isEmpty, let description else {
             let issues = context.issues.isEmpty ? [ConfigurationIssue(path: path, message: "could not be read")] : context.sortedIssues
             throw ConfigurationErrors(issues)

@@ -45,8 +45,12 @@ public struct HAPTDataset: Sendable {
 
     /// One recording with its labels; rows the reader skipped are in `problems`.
     public func load(_ path: String) throws(FallDetectError) -> (recording: LabelledRecording, problems: [FallDetectError]) {
-        let read = try CSVRecordingReader(format: Self.format).read(path: path)
-        let labels = try Self.labels(path: path, rows: read.recording.samples.count, skipped: read.problems.count)
+        var format = Self.format
+        format.label = .name("label")
+        let read = try CSVRecordingReader(format: format).read(path: path)
+        // A label that is not a number would leave the activity unknown: an error, not a gap.
+        if let bad = read.problems.first(where: { $0.field == "label" }) { throw bad }
+        let labels = read.labels.map { Int16(clamping: Int($0)) }
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let subject = String(name.split(separator: "_").first ?? Substring(name))
         var removal: Int64?
@@ -56,42 +60,5 @@ public struct HAPTDataset: Sendable {
         let recording = LabelledRecording(
             name: name, subject: subject, recording: read.recording, labels: labels, removalStartNanoseconds: removal, labelNames: Self.labelNames)
         return (recording, read.problems)
-    }
-
-    /// The last column of every data row. A file with skipped rows cannot be aligned with its
-    /// samples, so it is refused rather than mislabelled.
-    static func labels(path: String, rows: Int, skipped: Int) throws(FallDetectError) -> [Int16] {
-        guard skipped == 0 else {
-            throw FallDetectError(.labelMismatch, "\(skipped) unreadable row(s): labels cannot be aligned with the samples", path: path)
-        }
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw FallDetectError(.io, "cannot read: \((error as NSError).localizedDescription)", path: path)
-        }
-        var labels: [Int16] = []
-        labels.reserveCapacity(rows)
-        var line = 0
-        var failure: FallDetectError?
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            var start = 0
-            for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: "\n") {
-                defer { start = i + 1 }
-                line += 1
-                guard i > start, line > 1 else { continue }  // the header
-                var comma = i - 1
-                while comma >= start, bytes[comma] != UInt8(ascii: ",") { comma -= 1 }
-                let field = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(comma + 1)..<i]), as: UTF8.self)
-                guard let value = Int16(field.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-                    if failure == nil { failure = FallDetectError(.malformedRow, "label \"\(field)\" is not a number", path: path, line: line, field: "label") }
-                    continue
-                }
-                labels.append(value)
-            }
-        }
-        if let failure { throw failure }
-        guard labels.count == rows else {
-            throw FallDetectError(.labelMismatch, "\(labels.count) labels for \(rows) samples", path: path, field: "label")
-        }
-        return labels
     }
 }
