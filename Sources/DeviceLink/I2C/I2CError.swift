@@ -2,24 +2,63 @@
 import Glibc
 #endif
 
-/// A failed I2C operation: the errno the kernel or libi2c gave, the bus and the register involved.
+/// A failed I2C transfer: the errno the kernel (or a simulator) gave, with the bus, the peripheral
+/// and the register involved, so a log line says which wire to check.
 public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What a failure means for the daemon, from the kernel's fault codes
+    /// (Documentation/i2c/fault-codes.rst).
+    public enum Kind: Sendable, Equatable {
+        /// Nothing acknowledged the address: unplugged, wrong address, or powered off
+        /// (EREMOTEIO on a Raspberry Pi, ENXIO on some adapters, ENODEV when the adapter went).
+        case deviceGone
+        /// The bus did not complete: SDA or SCL held low, a chip stuck mid-byte (ETIMEDOUT, EBUSY).
+        case busHung
+        /// Another master won arbitration (EAGAIN): try again.
+        case arbitrationLost
+        /// Anything else (no such bus, not an I2C device, unsupported transfer).
+        case other
+    }
+
     public var errno: Int32
     public var bus: String
     public var operation: String
+    public var address: UInt8?
+    public var register: UInt8?
 
-    public init(errno: Int32, bus: String, operation: String) {
+    public init(errno: Int32, bus: String, operation: String, address: UInt8? = nil, register: UInt8? = nil) {
         self.errno = errno
         self.bus = bus
         self.operation = operation
+        self.address = address
+        self.register = register
+    }
+
+    public var kind: Kind {
+        switch errno {
+        case EREMOTEIO, ENXIO, ENODEV, ESHUTDOWN: .deviceGone
+        case ETIMEDOUT, EBUSY: .busHung
+        case EAGAIN: .arbitrationLost
+        default: .other
+        }
     }
 
     /// The device stopped answering (unplugged, NACK) rather than a bus or programming fault.
-    public var isDeviceGone: Bool {
-        errno == EREMOTEIO || errno == ENXIO || errno == ENODEV
-    }
+    public var isDeviceGone: Bool { kind == .deviceGone }
+
+    /// A fault that may clear by itself (unplug, hung bus, arbitration): back off and re-probe.
+    public var isTransient: Bool { kind != .other }
 
     public var description: String {
-        "\(bus): \(operation): \(String(cString: strerror(errno))) (errno \(errno))"
+        var place = bus
+        if let address { place += " at 0x" + String(address, radix: 16) }
+        if let register { place += " register 0x" + String(register, radix: 16, uppercase: true) }
+        let meaning: String =
+            switch kind {
+            case .deviceGone: "; no device answered (unplugged or wrong address?)"
+            case .busHung: "; the bus is hung"
+            case .arbitrationLost: "; arbitration lost"
+            case .other: ""
+            }
+        return "\(place): \(operation): \(String(cString: strerror(errno))) (errno \(errno))\(meaning)"
     }
 }

@@ -2,8 +2,9 @@
 import Glibc
 #endif
 
-/// An I2C bus made of register maps: peripherals answer from their arrays, absent addresses fail
-/// with EREMOTEIO as the Raspberry Pi's controller does on a NACK, and faults can be injected.
+/// An I2C bus of static register maps: peripherals answer from their arrays (auto-incrementing),
+/// absent addresses fail with EREMOTEIO as the Raspberry Pi's controller does on a NACK, and
+/// faults can be injected. For identity scans; chips that stream are `SimulatedI2CBus` devices.
 public final class RegisterMapI2CBus: I2CBus {
     public let name: String
     private var devices: [UInt8: [UInt8]] = [:]
@@ -21,11 +22,19 @@ public final class RegisterMapI2CBus: I2CBus {
         devices[address] = map
     }
 
-    public func readRegister(address: UInt8, register: UInt8) throws(I2CError) -> UInt8 {
-        if let injectedErrno { throw I2CError(errno: injectedErrno, bus: name, operation: "read") }
+    public func read(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError) {
+        if let injectedErrno { throw I2CError(errno: injectedErrno, bus: name, operation: "read", address: address, register: register) }
         guard let map = devices[address] else {
-            throw I2CError(errno: EREMOTEIO, bus: name, operation: "read 0x\(String(address, radix: 16))")
+            throw I2CError(errno: EREMOTEIO, bus: name, operation: "read", address: address, register: register)
         }
-        return map[Int(register)]
+        for index in 0..<buffer.count { buffer[index] = map[(Int(register) + index) & 0xFF] }
+    }
+
+    public func write(address: UInt8, register: UInt8, bytes: [UInt8]) throws(I2CError) {
+        if let injectedErrno { throw I2CError(errno: injectedErrno, bus: name, operation: "write", address: address, register: register) }
+        guard devices[address] != nil else {
+            throw I2CError(errno: EREMOTEIO, bus: name, operation: "write", address: address, register: register)
+        }
+        for (index, byte) in bytes.enumerated() { devices[address]![(Int(register) + index) & 0xFF] = byte }
     }
 }

@@ -1,0 +1,32 @@
+/// A driver failure, with the bus and chip it concerns.
+public enum IMUError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The bus transfer failed.
+    case bus(I2CError)
+    /// The identity register did not hold what the chip answers.
+    case wrongIdentity(chip: String, bus: String, address: UInt8, register: UInt8, found: UInt8, expected: [UInt8])
+    /// The chip cannot do what the request asked (a rate above its maximum, a gyroscope it lacks).
+    case unsupported(chip: String, setting: String, reason: String)
+    /// The chip did not come out of reset or start in time.
+    case notReady(chip: String, bus: String, address: UInt8, detail: String)
+
+    public var description: String {
+        switch self {
+        case .bus(let error): error.description
+        case let .wrongIdentity(chip, bus, address, register, found, expected):
+            "\(bus) at 0x\(String(address, radix: 16)): expected \(chip) (register 0x\(String(register, radix: 16, uppercase: true)) = "
+                + expected.map { "0x" + String($0, radix: 16, uppercase: true) }.joined(separator: " or ")
+                + "), found 0x\(String(found, radix: 16, uppercase: true))"
+        case let .unsupported(chip, setting, reason): "\(chip): \(setting): \(reason)"
+        case let .notReady(chip, bus, address, detail): "\(bus) at 0x\(String(address, radix: 16)): \(chip) \(detail)"
+        }
+    }
+
+    /// The underlying bus error, when there is one.
+    public var busError: I2CError? {
+        if case .bus(let error) = self { return error }
+        return nil
+    }
+
+    /// A fault that may clear (unplug, hung bus): the streamer backs off and re-probes.
+    public var isTransient: Bool { busError?.isTransient ?? false }
+}

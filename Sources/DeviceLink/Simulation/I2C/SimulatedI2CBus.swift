@@ -1,0 +1,80 @@
+/// An I2C bus of simulated chips behind the same `I2CBus` protocol the Linux bus implements, so
+/// drivers run unchanged. It counts transactions and bytes (the deterministic figures of
+/// `bench --i2c`) and injects faults per address or for the whole bus.
+public final class SimulatedI2CBus: I2CBus {
+    public struct Statistics: Sendable, Equatable {
+        public var reads = 0
+        public var writes = 0
+        public var bytesRead = 0
+        public var bytesWritten = 0
+        public var failures = 0
+        public var transactions: Int { reads + writes }
+        /// Bytes on the wire: the data, one address byte per transaction and the register byte
+        /// written before each read or write.
+        public var wireBytes: Int { bytesRead + bytesWritten + 2 * reads + 2 * writes }
+    }
+
+    public let name: String
+    public let clock: any IMUClock
+    public private(set) var statistics = Statistics()
+    private var devices: [UInt8: any SimulatedI2CDevice] = [:]
+    private var faults: [UInt8: SimulatedI2CFault] = [:]
+    /// A fault of the whole bus (a hung bus), whatever the address.
+    public var busFault: SimulatedI2CFault?
+    /// Faults that happen once, on the next transfers, in order (nil address: any).
+    private var scheduled: [(address: UInt8?, fault: SimulatedI2CFault)] = []
+
+    public init(name: String = "simulated-i2c", clock: any IMUClock = SystemIMUClock()) {
+        self.name = name
+        self.clock = clock
+    }
+
+    public func attach(_ device: any SimulatedI2CDevice, at address: UInt8) {
+        devices[address] = device
+    }
+
+    public func device(at address: UInt8) -> (any SimulatedI2CDevice)? { devices[address] }
+
+    /// Sets or clears a lasting fault of one peripheral. Clearing `.unplugged` power-cycles it.
+    public func setFault(_ fault: SimulatedI2CFault?, at address: UInt8) {
+        if faults[address] == .unplugged, fault == nil { devices[address]?.powerCycle() }
+        faults[address] = fault
+    }
+
+    /// The next transfer (to `address`, or any) fails once with `fault`.
+    public func failOnce(_ fault: SimulatedI2CFault, at address: UInt8? = nil) {
+        scheduled.append((address, fault))
+    }
+
+    public func resetStatistics() { statistics = Statistics() }
+
+    private func check(_ address: UInt8, register: UInt8, operation: String) throws(I2CError) -> any SimulatedI2CDevice {
+        var fault = busFault ?? faults[address]
+        if fault == nil, let index = scheduled.firstIndex(where: { $0.address == nil || $0.address == address }) {
+            fault = scheduled.remove(at: index).fault
+        }
+        if let fault {
+            statistics.failures += 1
+            throw I2CError(errno: fault.errno, bus: name, operation: operation, address: address, register: register)
+        }
+        guard let device = devices[address] else {
+            statistics.failures += 1
+            throw I2CError(errno: SimulatedI2CFault.nack.errno, bus: name, operation: operation, address: address, register: register)
+        }
+        return device
+    }
+
+    public func read(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError) {
+        let device = try check(address, register: register, operation: "read \(buffer.count) bytes")
+        device.read(register: register, into: buffer)
+        statistics.reads += 1
+        statistics.bytesRead += buffer.count
+    }
+
+    public func write(address: UInt8, register: UInt8, bytes: [UInt8]) throws(I2CError) {
+        let device = try check(address, register: register, operation: "write \(bytes.count) bytes")
+        device.write(register: register, bytes: bytes)
+        statistics.writes += 1
+        statistics.bytesWritten += bytes.count
+    }
+}
