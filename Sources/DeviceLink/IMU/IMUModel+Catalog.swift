@@ -28,6 +28,14 @@ extension IMUModel {
                  note: "a gyroscope only: pair it with an ADXL345 (chip = \"adxl345+itg3200\")"),
     ]
 
+    /// Models a scan cannot tell apart from another and the configuration names: the ADXL375
+    /// (same identity as the ADXL345) and SisFall's ADXL345 + ITG-3200 pair.
+    public static let configured: [IMUModel] = [
+        IMUModel(name: "ADXL375", family: .adxl375, identityRegister: 0x00, identityValues: [0xE5], addresses: [0x53, 0x1D]),
+        IMUModel(name: "ADXL345 + ITG-3200", family: .adxl345ITG3200, identityRegister: 0x00, identityValues: [0xE5], addresses: [0x53, 0x1D],
+                 note: "the ITG-3200 answers at 0x68 (or 0x69)"),
+    ]
+
     /// The model answering `value` at `register`, preferring the order above (the MPU family's
     /// 0x75 is read before register 0x00, where an ITG-3200 and other chips answer).
     public static func matching(register: UInt8, value: UInt8, address: UInt8) -> IMUModel? {
@@ -36,6 +44,6 @@ extension IMUModel {
 
     /// The first model of a family, for a chip named in the configuration.
     public static func first(of family: IMUFamily) -> IMUModel? {
-        catalog.first { $0.family == family }
+        (catalog + configured).first { $0.family == family }
     }
 }
