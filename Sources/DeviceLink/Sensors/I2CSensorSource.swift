@@ -1,44 +1,195 @@
 import FallDetect
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// The live daemon's IMU on an I2C bus: the seam the chip drivers plug into. Today it opens the
-/// bus, finds and identifies the chip, and stops with a clear error, because the FIFO drivers
-/// that stream samples are not written yet; the daemon reports that as a sensor fault and the
-/// rest of it (API, workflow, GNSS, SOS) keeps running.
+/// The live daemon's IMU on an I2C bus. On its own thread it finds the chip (by its identity
+/// register, or as configured), resets and configures it, and drains it at the watermark (or
+/// polls it) into the ring, stamping samples from the drain time back by FIFO position at the
+/// measured rate. A chip that stops answering (unplugged, a hung bus) is a fault at the next
+/// drain, tens of milliseconds later; the source then looks for it again with backoff and, when it
+/// answers, initialises it again and streams on by itself, recording the gap with its length.
 public final class I2CSensorSource: SensorSource {
-    public let busPath: String
-    public let address: UInt8?
-    public let sampleRate: Double
-    public let accelerometerRange: Float = 16
-    /// Opens the bus: Linux's i2c-dev on a device, a register-map simulator in tests.
+    public let options: I2CSensorOptions
+    public var busPath: String { options.busPath }
+    public var sampleRate: Double { options.request.rateHz }
+    public var accelerometerRange: Float { options.request.accelerometerRange }
+    public let summary: String
+    private let clock: any IMUClock
+    /// Opens the bus: Linux's i2c-dev on a device, a simulated bus in tests and demonstrations.
     private let openBus: @Sendable (String) throws(I2CError) -> any I2CBus
-    public var summary: String { "I2C IMU on \(busPath)" + (address.map { " at \(Self.hex($0))" } ?? "") }
+    private let onNotice: @Sendable (String) -> Void
+    private let onGap: @Sendable (RecordedEvent) -> Void
+    private let state: Mutex<SensorCondition>
 
     public init(
-        busPath: String, address: UInt8?, sampleRate: Double,
-        openBus: @escaping @Sendable (String) throws(I2CError) -> any I2CBus = { path throws(I2CError) in try LinuxI2CBus(path: path) }
+        options: I2CSensorOptions, clock: any IMUClock = SystemIMUClock(),
+        openBus: @escaping @Sendable (String) throws(I2CError) -> any I2CBus = { path throws(I2CError) in try LinuxI2CBus(path: path) },
+        notices: @escaping @Sendable (String) -> Void = { _ in }, gaps: @escaping @Sendable (RecordedEvent) -> Void = { _ in }
     ) {
-        self.busPath = busPath
-        self.address = address
-        self.sampleRate = sampleRate
+        self.options = options
+        self.clock = clock
         self.openBus = openBus
+        onNotice = notices
+        onGap = gaps
+        state = Mutex(SensorCondition(nominalRateHz: options.request.rateHz))
+        let chip = options.family.flatMap(IMUModel.first(of:))?.name ?? "I2C IMU"
+        summary = "\(chip) on \(options.busPath)" + (options.address.map { " at \(Self.hex($0))" } ?? "")
     }
+
+    public var condition: SensorCondition? { state.withLock { $0 } }
 
     public func run(
         into producer: borrowing SampleRing.Producer, batchWritten: () -> Void, shouldStop: () -> Bool
     ) throws(FallDetectError) -> SensorSourceEnd {
-        let found: [IMUIdentity]
+        applyRealtimePriority()
+        let bus: any I2CBus
         do {
-            let bus = try openBus(busPath)
-            found = try IMUIdentity.scan(bus).filter { identity in address.map { $0 == identity.address } ?? true }
+            bus = try openBus(options.busPath)
         } catch {
-            throw FallDetectError(.io, error.description, path: busPath, errno: error.errno)
+            throw FallDetectError(.io, error.description + (error.errno == ENOENT ? " (is I2C enabled? raspi-config, or dtparam=i2c_arm=on)" : ""),
+                                  path: options.busPath, errno: error.errno)
         }
-        guard let chip = found.first else {
-            throw FallDetectError(.noData, "no known IMU answered" + (address.map { " at \(Self.hex($0))" } ?? ""), path: busPath)
+        var stream: IMUStream?
+        var previous: IMUStream?
+        var lostBecause: String?
+        var retry = options.firstRetrySeconds
+        var gaps: [RecordedEvent] = []
+        defer { if let stream { try? stream.driver.stop() } }
+        while !shouldStop() {
+            guard let current = stream else {
+                do throws(IMUError) {
+                    let connected = try connect(bus, resumingAfter: lostBecause)
+                    if let previous { connected.continueTimestamps(from: previous) }
+                    if lostBecause != nil {
+                        state.withLock { $0.recoveries += 1 }
+                        onNotice("\(connected.configuration.model) answers again; streaming resumes")
+                    }
+                    state.withLock { $0.fault = nil }
+                    stream = connected
+                    retry = options.firstRetrySeconds
+                } catch {
+                    if case .bus(let busError) = error, !busError.isTransient {
+                        throw FallDetectError(.io, busError.description, path: options.busPath, errno: busError.errno)
+                    }
+                    if case .wrongIdentity = error { throw FallDetectError(.invalidArgument, error.description, path: options.busPath) }
+                    if case .unsupported = error { throw FallDetectError(.invalidArgument, error.description, path: options.busPath) }
+                    let fault = error.description
+                    let changed = state.withLock { s in
+                        defer { s.fault = fault }
+                        return s.fault != fault
+                    }
+                    if changed { onNotice("\(fault); trying again every \(Self.seconds(options.lastRetrySeconds)) at most") }
+                    wait(seconds: retry, shouldStop: shouldStop)
+                    retry = min(options.lastRetrySeconds, retry * 2)
+                }
+                continue
+            }
+            clock.sleep(nanoseconds: current.drainInterval)
+            do throws(IMUError) {
+                let pushed = try state.withLock { (s) throws(IMUError) in try current.cycle(into: producer, condition: &s, gaps: &gaps) }
+                if pushed > 0 { batchWritten() }
+                for gap in gaps {
+                    onGap(gap)
+                    onNotice("gap of \(gap.value) samples: \(gap.text)")
+                }
+                gaps.removeAll(keepingCapacity: true)
+            } catch {
+                guard error.isTransient else {
+                    throw FallDetectError(.io, error.description, path: options.busPath, errno: error.busError?.errno)
+                }
+                let fault = "\(current.configuration.model) lost: \(error)"
+                state.withLock { s in
+                    s.busErrors += 1
+                    s.fault = fault
+                }
+                onNotice(fault)
+                lostBecause = "sensor lost (\(error.busError.map { String(cString: strerror($0.errno)) } ?? "bus error"))"
+                previous = current
+                stream = nil
+            }
         }
-        throw FallDetectError(
-            .invalidArgument, "found \(chip), but its streaming driver is not written yet; use [sensor] source = \"replay\"", path: busPath)
+        return .stopped
+    }
+
+    /// Finds, resets, configures and starts the chip.
+    private func connect(_ bus: any I2CBus, resumingAfter reason: String?) throws(IMUError) -> IMUStream {
+        var found: (model: IMUModel, address: UInt8)?
+        if let family = options.family, let model = IMUModel.first(of: family) {
+            for address in options.addresses {
+                let value: UInt8
+                do {
+                    value = try bus.readRegister(address: address, register: model.identityRegister)
+                } catch where error.isDeviceGone {
+                    continue
+                } catch {
+                    throw .bus(error)
+                }
+                guard model.identityValues.contains(value) else {
+                    throw .wrongIdentity(chip: model.name, bus: bus.name, address: address, register: model.identityRegister, found: value,
+                                         expected: model.identityValues)
+                }
+                found = (model, address)
+                break
+            }
+        } else {
+            do {
+                found = try IMUIdentity.scan(bus, addresses: options.addresses).first.map { ($0.model, $0.address) }
+            } catch {
+                throw .bus(error)
+            }
+        }
+        guard let (model, address) = found else {
+            let place = options.address.map { " at \(Self.hex($0))" } ?? ""
+            throw .notReady(chip: options.family.flatMap(IMUModel.first(of:))?.name ?? "IMU", bus: bus.name, address: options.address ?? 0,
+                            detail: "no known IMU answered\(place)")
+        }
+        let driver = IMUDriverFactory.make(model: model, bus: bus, address: address, clock: clock)
+        try driver.reset()
+        let configuration = try driver.configure(options.request)
+        try driver.start()
+        let chip = "\(model.name) at \(Self.hex(address))"
+        state.withLock { s in
+            s.chip = chip
+            s.nominalRateHz = configuration.rateHz
+        }
+        if abs(configuration.rateHz - options.request.rateHz) > 0.01 * options.request.rateHz {
+            onNotice("\(model.name) has no \(Self.seconds(options.request.rateHz, unit: "Hz")) rate; it runs at \(Self.seconds(configuration.rateHz, unit: "Hz")). Set [sensor] rate_hz = \(configuration.rateHz) so the detector's filters match")
+        }
+        if reason == nil {
+            onNotice("\(chip): ±\(Int(configuration.accelerometerRange)) g, ±\(Int(configuration.gyroscopeRange)) °/s, \(Self.seconds(configuration.rateHz, unit: "Hz")), "
+                     + (configuration.usesFIFO ? "FIFO of \(configuration.fifoCapacity) samples drained every \(configuration.watermark)" : "polled"))
+        }
+        return IMUStream(driver: driver, configuration: configuration, clock: clock, axes: options.axes, resumingAfter: reason)
+    }
+
+    /// Sleeps `seconds` in slices of at most 50 ms, so a stop request is seen.
+    private func wait(seconds: Double, shouldStop: () -> Bool) {
+        var left = Int64(seconds * 1e9)
+        while left > 0, !shouldStop() {
+            let slice = min(left, 50_000_000)
+            clock.sleep(nanoseconds: slice)
+            left -= slice
+        }
+    }
+
+    /// SCHED_FIFO for this thread, when asked; says plainly when it is not permitted.
+    private func applyRealtimePriority() {
+        guard let priority = options.realtimePriority else { return }
+        var parameters = sched_param(sched_priority: priority)
+        let result = pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters)
+        if result == 0 {
+            onNotice("sensor thread runs at real-time priority \(priority) (SCHED_FIFO)")
+        } else {
+            onNotice("real-time priority \(priority) not permitted (\(String(cString: strerror(result)))); the sensor thread runs at normal priority. "
+                     + "Run as root, or give the service LimitRTPRIO=\(priority) or CAP_SYS_NICE")
+        }
     }
 
     static func hex(_ address: UInt8) -> String { "0x" + String(address, radix: 16) }
+
+    static func seconds(_ value: Double, unit: String = "s") -> String {
+        value == value.rounded() ? "\(Int(value)) \(unit)" : "\(value) \(unit)"
+    }
 }

@@ -16,6 +16,9 @@ public struct RecordedEvent: Sendable, Equatable {
         public static let detection = Kind(rawValue: 4)
         /// Free text.
         public static let note = Kind(rawValue: 5)
+        /// The sensor's stream broke here: `value` samples are estimated lost before this
+        /// instant, `text` says why ("FIFO overflow", "sensor unplugged"). Nothing was stitched.
+        public static let gap = Kind(rawValue: 6)
 
         public var description: String {
             switch self {
@@ -24,6 +27,7 @@ public struct RecordedEvent: Sendable, Equatable {
             case .button: "button"
             case .detection: "detection"
             case .note: "note"
+            case .gap: "gap"
             default: "kind-\(rawValue)"
             }
         }

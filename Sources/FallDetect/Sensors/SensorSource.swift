@@ -17,4 +17,12 @@ public protocol SensorSource: AnyObject, Sendable {
     func run(
         into producer: borrowing SampleRing.Producer, batchWritten: () -> Void, shouldStop: () -> Bool
     ) throws(FallDetectError) -> SensorSourceEnd
+
+    /// The source's own account of the sensor (a chip's drift, gaps, faults); nil for sources
+    /// with nothing to add, such as a replay. Read from any thread.
+    var condition: SensorCondition? { get }
+}
+
+extension SensorSource {
+    public var condition: SensorCondition? { nil }
 }

@@ -42,6 +42,8 @@ struct ConfigCommand: ParsableCommand {
                 switch c.sensor.source {
                 case .i2c(let i2c):
                     "i2c bus \(i2c.bus), \(i2c.address.map { "address 0x" + String($0, radix: 16) } ?? "address scanned"), chip \(i2c.chip.rawValue), \(ConfigurationTable.text(c.sensor.rateHz)) Hz"
+                case .simulated(let simulated):
+                    "simulated \(simulated.chip.chip.rawValue) measuring \(simulated.motion ?? "a device lying still")\(simulated.speed == 1 ? "" : " at \(ConfigurationTable.text(simulated.speed))x"), \(ConfigurationTable.text(c.sensor.rateHz)) Hz"
                 case .replay(let replay):
                     "replay \(replay.path) at \(ConfigurationTable.text(replay.speed))x\(replay.loop ? ", looped" : "")"
                 }

@@ -76,18 +76,10 @@ struct RunCommand: AsyncParsableCommand {
         case .recording: .recording(recorded)
         case .none: .none
         }
-        let source: any SensorSource
-        let finite: Bool
-        switch settings.sensor.source {
-        case .replay(let replay):
-            source = try ReplaySensorSource(
-                paths: [replay.path], speed: replay.speed, loops: replay.loop,
-                fixes: { fix in if case .recording = gnss { recorded.deliver(fix) } })
-            finite = !replay.loop
-        case .i2c(let i2c):
-            source = I2CSensorSource(busPath: "/dev/i2c-\(i2c.bus)", address: i2c.address.map(UInt8.init), sampleRate: settings.sensor.rateHz)
-            finite = false
-        }
+        let relay = SensorNoticeRelay()
+        let made = try SensorSourceFactory.make(settings.sensor, relay: relay, fixes: { fix in if case .recording = gnss { recorded.deliver(fix) } })
+        let source = made.source
+        let finite = made.finite
         var channels: [String: any AlertChannel] = [:]
         let console = settings.channels.console
         channels["console"] = ConsoleChannel(name: "console", sink: { line in if console { Terminal.standardOutput.write(line + "\n") } })
@@ -101,12 +93,13 @@ struct RunCommand: AsyncParsableCommand {
             source: source, sourceIsFinite: finite, profile: settings.detector.profile.with(sensitivity: settings.detector.sensitivity),
             fallModelPath: settings.detector.modelPath, notWornMessageAfter: settings.detector.notWornMessageMinutes.map { $0 * 60 },
             stallSeconds: settings.sensor.stallSeconds,
-            // A replay is in the body frame already; only the IMU's own frame needs estimating.
-            axes: settings.sensor.source.name == "replay" ? .fixed(.identity) : settings.sensor.axes, gnss: gnss,
+            // A replay is in the body frame already, and a fixed mapping is applied by the chip's
+            // source; only `auto` leaves a frame for the pipeline to estimate.
+            axes: settings.sensor.source.name != "replay" && settings.sensor.axes == .auto ? .auto : .fixed(.identity), gnss: gnss,
             workflowSettings: settings.workflow.settings, demo: settings.workflow.demo, person: settings.person.person,
             contacts: settings.contacts.map(\.contact), pinHash: settings.pin.hash, channels: channels,
             databasePath: db ?? settings.storage.database, apiHost: api.host, apiPort: api.port, exitWhenIdle: exitWhenIdle,
-            statusEvery: statusEvery)
+            statusEvery: statusEvery, sensorNotices: relay)
     }
 
 }

@@ -11,7 +11,7 @@ struct SensorSettings: Sendable, Equatable {
     /// No sample for this long is a sensor fault.
     var stallSeconds: Double
 
-    static let keys = ["source", "rate_hz", "axis_mapping", "stall_seconds", "i2c", "replay"]
+    static let keys = ["source", "rate_hz", "axis_mapping", "stall_seconds", "i2c", "simulated", "replay"]
 
     init(source: SensorSourceSettings, rateHz: Double = 200, axes: AxisChoice = .fixed(.identity), stallSeconds: Double = 1) {
         self.source = source
@@ -24,7 +24,7 @@ struct SensorSettings: Sendable, Equatable {
     /// checked when present so its mistakes do not wait for the day it is switched on.
     init?(_ table: ConfigurationTable) {
         table.rejectUnknownKeys(known: Self.keys)
-        let sourceName = table.string("source", required: "\"i2c\" (the IMU) or \"replay\" (a recording)").flatMap {
+        let sourceName = table.string("source", required: "\"i2c\" (the IMU), \"simulated\" (a simulated chip) or \"replay\" (a recording)").flatMap {
             table.oneOf("source", $0, SensorSourceSettings.names)
         }
         let rate = table.contains("rate_hz") ? table.number("rate_hz", in: 10...10_000) : 200
@@ -44,8 +44,12 @@ struct SensorSettings: Sendable, Equatable {
 
         var i2c: I2CSensorSettings?
         var replay: ReplaySensorSettings?
+        var simulated: SimulatedSensorSettings?
         if let sub = table.table("i2c", required: sourceName == "i2c" ? "a [sensor.i2c] table, since source is \"i2c\"" : nil) {
             i2c = I2CSensorSettings(sub)
+        }
+        if let sub = table.table("simulated", required: sourceName == "simulated" ? "a [sensor.simulated] table, since source is \"simulated\"" : nil) {
+            simulated = SimulatedSensorSettings(sub, inUse: sourceName == "simulated")
         }
         if let sub = table.table("replay", required: sourceName == "replay" ? "a [sensor.replay] table, since source is \"replay\"" : nil) {
             replay = ReplaySensorSettings(sub, inUse: sourceName == "replay")
@@ -53,6 +57,7 @@ struct SensorSettings: Sendable, Equatable {
         let source: SensorSourceSettings? =
             switch sourceName {
             case "i2c": i2c.map(SensorSourceSettings.i2c)
+            case "simulated": simulated.map(SensorSourceSettings.simulated)
             case "replay": replay.map(SensorSourceSettings.replay)
             default: nil
             }

@@ -24,7 +24,7 @@ struct APIRoutes: Sendable {
         router.get("/metrics") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.render(status.liveStatistics()))))
+                body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.render(status.liveStatistics(), condition: status.sensorCondition()))))
         }
         let simple: [(String, WorkflowInput)] = [
             ("sos", .sos(fromKeychain: false)), ("fine", .imFine), ("call112", .call112), ("quit", .quit),

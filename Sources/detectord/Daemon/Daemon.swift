@@ -37,7 +37,7 @@ struct Daemon {
         let ring = SampleRing(capacity: capacity)
         let status = DaemonStatus(
             store: store, sensorSummary: plan.source.summary, nominalRate: plan.source.sampleRate, profile: plan.profile.name,
-            gnssSummary: plan.gnss.summary)
+            gnssSummary: plan.gnss.summary, sensorCondition: { [source = plan.source] in source.condition })
 
         let dispatcher = DispatchService(store: store, channels: plan.channels, isTest: false, deviceID: Self.deviceID(), hub: hub, metrics: metrics)
         let keychain = plan.keychain.map { KeychainService(link: $0, hub: hub) }
@@ -64,7 +64,8 @@ struct Daemon {
                      ("seconds_after", .number(DaemonStatus.tenths(after)))]))
                 if let input = outcome.workflowInput { workflow.submit(.input(input, origin: "detector", reply: nil)) }
             case .sensorStalled(let seconds):
-                hub.publish(DaemonEvent("sensor_fault", at: now, severity: .warning, [("message", .string("no sample for \(DaemonStatus.tenths(seconds)) s"))]))
+                let reason = plan.source.condition?.fault.map { ": " + $0 } ?? ""
+                hub.publish(DaemonEvent("sensor_fault", at: now, severity: .warning, [("message", .string("no sample for \(DaemonStatus.tenths(seconds)) s\(reason)"))]))
             case .sensorResumed(let seconds):
                 hub.publish(DaemonEvent("sensor_recovered", at: now, [("message", .string("samples again after \(DaemonStatus.tenths(seconds)) s"))]))
             case .wear(let change):
@@ -101,6 +102,15 @@ struct Daemon {
             },
             logger: Logger(label: "detectord.api", factory: { DaemonLogHandler(label: $0).with(level: .warning) }))
 
+        plan.sensorNotices.attach { notice in
+            switch notice {
+            case .text(let text):
+                hub.publish(DaemonEvent("sensor", at: WorkflowService.utcNow(), [("message", .string(text))]))
+            case .gap(let gap):
+                hub.publish(DaemonEvent("sensor_gap", at: WorkflowService.utcNow(), severity: .warning,
+                                        [("lost_samples", .int(Int(gap.value))), ("reason", .string(gap.text))]))
+            }
+        }
         hub.publish(DaemonEvent(
             "start", at: startedAt, severity: .notice,
             [("version", .string(DetectordVersion.current)), ("sensor", .string(plan.source.summary)),

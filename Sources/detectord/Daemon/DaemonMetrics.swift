@@ -18,6 +18,9 @@ final class DaemonMetrics: Sendable {
     private let rate: CoreMetrics.Gauge
     private let sensorFault: CoreMetrics.Gauge
     private let decision: CoreMetrics.Timer
+    /// The source's counters, added in at scrape time like the detector's.
+    private let sensorCounters = Mutex<[String: UInt64]>([:])
+    private let chipRate: CoreMetrics.Gauge
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -32,6 +35,7 @@ final class DaemonMetrics: Sendable {
         rate = CoreMetrics.Gauge(label: "detectord_sample_rate_hz", factory: factory)
         sensorFault = CoreMetrics.Gauge(label: "detectord_sensor_fault", factory: factory)
         decision = CoreMetrics.Timer(label: "detectord_decision_latency_seconds", factory: factory)
+        chipRate = CoreMetrics.Gauge(label: "detectord_sensor_chip_rate_hz", factory: factory)
     }
 
     func detection(_ event: DetectionEvent) {
@@ -52,7 +56,8 @@ final class DaemonMetrics: Sendable {
     }
 
     /// Adds what the detector counted since the last scrape, then renders the Prometheus text format.
-    func render(_ statistics: LiveStatistics) -> String {
+    func render(_ statistics: LiveStatistics, condition: SensorCondition? = nil) -> String {
+        if let condition { record(condition) }
         let (newSamples, newDropped) = copied.withLock { c in
             defer { c = (max(c.samples, statistics.samples), max(c.dropped, statistics.dropped)) }
             return (statistics.samples &- min(c.samples, statistics.samples), statistics.dropped &- min(c.dropped, statistics.dropped))
@@ -60,7 +65,27 @@ final class DaemonMetrics: Sendable {
         samples.increment(by: Int64(clamping: newSamples))
         dropped.increment(by: Int64(clamping: newDropped))
         rate.record(statistics.measuredRate)
-        sensorFault.record(statistics.health.isFault ? 1 : 0)
+        sensorFault.record(statistics.health.isFault || condition?.fault != nil ? 1 : 0)
         return registry.emitToString()
+    }
+
+    /// Counters of the source (gaps, lost samples, overflows, recoveries, bus errors) as
+    /// Prometheus counters, incremented by what grew since the last scrape.
+    private func record(_ condition: SensorCondition) {
+        let values: [(String, UInt64)] = [
+            ("detectord_sensor_gaps_total", condition.gaps), ("detectord_sensor_lost_samples_total", condition.lostSamples),
+            ("detectord_sensor_duplicates_total", condition.duplicates), ("detectord_sensor_fifo_overflows_total", condition.overflows),
+            ("detectord_sensor_recoveries_total", condition.recoveries), ("detectord_sensor_bus_errors_total", condition.busErrors),
+        ]
+        let grown = sensorCounters.withLock { copied in
+            values.map { label, value in
+                defer { copied[label] = max(copied[label] ?? 0, value) }
+                return (label, value &- min(copied[label] ?? 0, value))
+            }
+        }
+        for (label, delta) in grown {
+            CoreMetrics.Counter(label: label, factory: factory).increment(by: Int64(clamping: delta))
+        }
+        if let rate = condition.measuredRateHz { chipRate.record(rate) }
     }
 }

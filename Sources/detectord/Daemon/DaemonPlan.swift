@@ -31,4 +31,6 @@ struct DaemonPlan: Sendable {
     var exitWhenIdle = false
     /// Seconds between status events in the log; 0 for none.
     var statusEvery: Double = 60
+    /// What the source says on its own thread (a chip found, a gap); published as events.
+    var sensorNotices = SensorNoticeRelay()
 }

@@ -10,14 +10,18 @@ final class DaemonStatus: Sendable {
     let nominalRate: Double
     let profile: String
     let gnssSummary: String
+    /// The source's own account of its sensor (a chip's drift, gaps, faults), when it has one.
+    let sensorCondition: @Sendable () -> SensorCondition?
     let startedAt = MonotonicTime.nowNanoseconds()
     private let detector = Mutex<DetectorLoop?>(nil)
     private let gnss = Mutex<(any GNSSSource)?>(nil)
     private let gnssState = Mutex<String>("none")
     private let keychain = Mutex<KeychainService?>(nil)
 
-    init(store: WorkflowStore, sensorSummary: String, nominalRate: Double, profile: String, gnssSummary: String) {
+    init(store: WorkflowStore, sensorSummary: String, nominalRate: Double, profile: String, gnssSummary: String,
+         sensorCondition: @escaping @Sendable () -> SensorCondition? = { nil }) {
         self.store = store
+        self.sensorCondition = sensorCondition
         self.sensorSummary = sensorSummary
         self.nominalRate = nominalRate
         self.profile = profile
@@ -51,6 +55,7 @@ final class DaemonStatus: Sendable {
             "nominal_rate_hz": nominalRate, "suspect_gyroscope_episodes": live.suspectGyroscopeEpisodes,
         ]
         if let last = live.lastSampleNanoseconds { sensor["last_sample_age_s"] = Self.tenths(Double(now - last) / 1e9) }
+        if let condition = sensorCondition() { Self.add(condition, to: &sensor) }
         var detector: [String: Any] = ["profile": profile, "detections": live.detections, "worn": live.worn]
         if let since = try store.transaction({ tx in try tx.notWornSince() }) {
             detector["not_worn_since"] = DaemonEvent.timestamp(since)
@@ -87,6 +92,26 @@ final class DaemonStatus: Sendable {
             "outbox_waiting": try store.waiting().count,
             "uptime_s": Self.tenths(Double(now - startedAt) / 1e9),
         ]
+    }
+
+    /// The source's view: which chip, why it cannot deliver, its measured rate and its breaks.
+    static func add(_ condition: SensorCondition, to sensor: inout [String: Any]) {
+        if let chip = condition.chip { sensor["chip"] = chip }
+        if let fault = condition.fault {
+            sensor["fault"] = true
+            sensor["fault_reason"] = fault
+        }
+        sensor["nominal_rate_hz"] = condition.nominalRateHz
+        if let rate = condition.measuredRateHz {
+            sensor["chip_rate_hz"] = (rate * 1000).rounded() / 1000
+            sensor["chip_rate_error_ppm"] = condition.rateErrorPPM.map { $0.rounded() } ?? 0
+        }
+        sensor["gaps"] = condition.gaps
+        sensor["lost_samples"] = condition.lostSamples
+        sensor["duplicates"] = condition.duplicates
+        sensor["overflows"] = condition.overflows
+        sensor["recoveries"] = condition.recoveries
+        sensor["bus_errors"] = condition.busErrors
     }
 
     static func tenths(_ value: Double) -> Double { (value * 10).rounded() / 10 }

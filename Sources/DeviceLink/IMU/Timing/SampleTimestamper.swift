@@ -1,0 +1,72 @@
+/// Gives drained samples their times: the newest at the drain, the others back-dated by their
+/// FIFO position at the measured period. Successive batches continue one period after the last
+/// stamp, steered a little toward the drain clock each batch, so timestamps stay evenly spaced
+/// and monotonic while following the chip's real rate; a break (a FIFO overflow, a chip
+/// re-initialised, a poll that missed samples) starts afresh from the drain time and says how
+/// many samples the break is worth. Nothing is ever stitched over a gap.
+public struct SampleTimestamper: Sendable {
+    public struct Batch: Sendable, Equatable {
+        /// Time of the batch's first sample and the spacing of the rest.
+        public var firstNanoseconds: Int64
+        public var periodNanoseconds: Int64
+        /// The exact period, for `timestamp(of:)`.
+        public var period: Double
+        /// Samples estimated lost just before this batch; 0 when it continues the last one.
+        public var lostBefore: Int
+        /// The batch began a new run of timestamps (after a break or at the start).
+        public var restarted: Bool
+        /// Samples more than the time since the last batch allows (a chip repeating samples, or
+        /// set to another rate than it runs at): stamped on, and counted as duplicates.
+        public var surplus: Int = 0
+
+        public func timestamp(of index: Int) -> Int64 {
+            firstNanoseconds + Int64((Double(index) * period).rounded())
+        }
+    }
+
+    /// Share of the drift between continued and drain-based times corrected per batch.
+    public let steering: Double
+    private var lastNanoseconds: Int64?
+
+    public init(steering: Double = 0.1) {
+        self.steering = steering
+    }
+
+    /// Stamps `count` samples drained at `now`, at `rateHz`. `broken` says the driver knows
+    /// samples were lost before them (overflow, re-initialisation).
+    public mutating func stamp(count: Int, drainedAt now: Int64, rateHz: Double, broken: Bool = false) -> Batch {
+        let period = 1e9 / rateHz
+        let periodNanoseconds = Int64(period.rounded())
+        let fromDrain = now - Int64((Double(max(0, count - 1)) * period).rounded())
+        guard count > 0 else {
+            return Batch(firstNanoseconds: now, periodNanoseconds: periodNanoseconds, period: period, lostBefore: 0, restarted: false)
+        }
+        defer { lastNanoseconds = batchLast }
+        guard let last = lastNanoseconds else {
+            batchLast = fromDrain + Int64((Double(count - 1) * period).rounded())
+            return Batch(firstNanoseconds: fromDrain, periodNanoseconds: periodNanoseconds, period: period, lostBefore: 0, restarted: true)
+        }
+        let continued = Double(last) + period
+        let drift = Double(fromDrain) - continued
+        if broken || drift > 1.5 * period {
+            // A break: the samples between the last stamp and this batch are gone. Never stamp
+            // before the last sample, whatever the drain clock says.
+            let first = max(fromDrain, last + periodNanoseconds)
+            let lost = max(0, Int((Double(first - last) / period).rounded()) - 1)
+            batchLast = first + Int64((Double(count - 1) * period).rounded())
+            return Batch(firstNanoseconds: first, periodNanoseconds: periodNanoseconds, period: period, lostBefore: lost, restarted: true)
+        }
+        // Within a period and a half: the same run. Steer a share of the drift, at most a
+        // quarter period, and never backwards past half a period after the last stamp.
+        let correction = max(-0.25 * period, min(0.25 * period, steering * drift))
+        let first = Int64((continued + correction).rounded())
+        batchLast = first + Int64((Double(count - 1) * period).rounded())
+        let surplus = drift < -1.5 * period ? Int((-drift / period).rounded(.down)) : 0
+        return Batch(firstNanoseconds: first, periodNanoseconds: periodNanoseconds, period: period, lostBefore: 0, restarted: false, surplus: surplus)
+    }
+
+    private var batchLast: Int64 = 0
+
+    /// Forgets the run: the next batch starts from its drain time (a chip re-initialised).
+    public mutating func restart() { lastNanoseconds = nil }
+}

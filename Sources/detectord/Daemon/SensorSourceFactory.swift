@@ -1,0 +1,72 @@
+import DeviceLink
+import FallDetect
+
+/// Builds the configured sensor source: the I2C chip, a simulated chip behind the same drivers,
+/// or a replay. `run` and `record` share it.
+enum SensorSourceFactory {
+    struct Made {
+        var source: any SensorSource
+        /// It ends by itself (a replay that does not loop).
+        var finite: Bool
+    }
+
+    static func make(_ sensor: SensorSettings, relay: SensorNoticeRelay, fixes: @escaping @Sendable (GNSSFix) -> Void) throws(FallDetectError) -> Made {
+        switch sensor.source {
+        case .replay(let replay):
+            let source = try ReplaySensorSource(
+                paths: [replay.path], speed: replay.speed, loops: replay.loop, fixes: fixes, notices: { relay.send(.text($0)) })
+            return Made(source: source, finite: !replay.loop)
+        case .i2c(let i2c):
+            let source = I2CSensorSource(
+                options: options(i2c, sensor), notices: { relay.send(.text($0)) }, gaps: { relay.send(.gap($0)) })
+            return Made(source: source, finite: false)
+        case .simulated(let simulated):
+            guard let family = simulated.chip.chip.family, let model = IMUModel.first(of: family) else {
+                throw FallDetectError(.invalidArgument, "a simulated chip must be named", field: "sensor.simulated.chip")
+            }
+            let motion: any SimulatedMotion
+            if let path = simulated.motion {
+                let recording = try loadRecording(path)
+                motion = RecordedMotion(recording: recording, loops: simulated.loop)
+            } else {
+                motion = RestingMotion()
+            }
+            let clock: any IMUClock = simulated.speed == 1 ? SystemIMUClock() : ScaledIMUClock(speed: simulated.speed)
+            let address = simulated.chip.address.map(UInt8.init)
+            let rateFactor = simulated.rateFactor
+            let source = I2CSensorSource(
+                options: options(simulated.chip, sensor, busPath: "simulated-i2c-\(simulated.chip.bus)"), clock: clock,
+                openBus: { path throws(I2CError) in
+                    let bus = SimulatedI2CBus(name: path, clock: clock)
+                    SimulatedIMUBoard.attach(model, to: bus, address: address, motion: motion, rateFactor: rateFactor)
+                    return bus
+                },
+                notices: { relay.send(.text($0)) }, gaps: { relay.send(.gap($0)) })
+            return Made(source: source, finite: false)
+        }
+    }
+
+    /// The driver path's options from `[sensor]` and its chip table. A fixed axis mapping is
+    /// applied by the source; `auto` leaves the chip's axes for the pipeline to estimate.
+    static func options(_ chip: I2CSensorSettings, _ sensor: SensorSettings, busPath: String? = nil) -> I2CSensorOptions {
+        let axes: AxisMapping = if case .fixed(let mapping) = sensor.axes { mapping } else { .identity }
+        return I2CSensorOptions(
+            busPath: busPath ?? "/dev/i2c-\(chip.bus)", address: chip.address.map(UInt8.init), family: chip.chip.family,
+            request: IMURequest(
+                rateHz: sensor.rateHz, accelerometerRange: Float(chip.accelerometerRange), gyroscopeRange: Float(chip.gyroscopeRange),
+                lowPassHz: chip.lowPassHz, useFIFO: chip.fifo, watermark: chip.watermark),
+            axes: axes, realtimePriority: chip.realtimePriority.map(Int32.init))
+    }
+
+    static func loadRecording(_ path: String) throws(FallDetectError) -> Recording {
+        let catalog = try ReplayCatalog(paths: [path], options: ReplayCatalog.Options())
+        guard let entry = catalog.entries.first else { throw FallDetectError(.noData, "no recording", path: path) }
+        do {
+            return try entry.load().recording
+        } catch let error as FallDetectError {
+            throw error
+        } catch {
+            throw FallDetectError(.io, "\(error)", path: path)
+        }
+    }
+}
