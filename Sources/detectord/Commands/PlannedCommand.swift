@@ -12,12 +12,6 @@ extension PlannedCommand {
     }
 }
 
-struct RecordCommand: PlannedCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "record",
-        abstract: "Record the live sensors to a .detrec file (not implemented yet).")
-}
-
 struct PairCommand: PlannedCommand {
     static let configuration = CommandConfiguration(
         commandName: "pair",

@@ -10,8 +10,11 @@ struct ProbeCommand: AsyncParsableCommand {
         discussion: """
             With no part selected, probes all three. --gps watches gpsd for --seconds and prints \
             every fix with its quality (good, weak or none); SERVER defaults to 127.0.0.1:2947. \
-            --i2c scans the bus for a known IMU by its identity register. --bluetooth looks for an \
-            adapter. Exits 0 when every probed part answered, 1 otherwise.
+            --i2c scans the bus (BUS: 1 or /dev/i2c-1, default --i2c-bus) for a known IMU by its \
+            identity register and prints the [sensor.i2c] lines that read it; with --stream it then \
+            runs the chip's driver and prints live samples in SI units and the rate achieved. \
+            --simulate CHIP does the same on a simulated chip, with no hardware. --bluetooth looks \
+            for an adapter. Exits 0 when every probed part answered, 1 otherwise.
             """)
 
     @Flag(help: "Watch gpsd and print its fixes.")
@@ -23,25 +26,40 @@ struct ProbeCommand: AsyncParsableCommand {
     @Flag(help: "Look for a Bluetooth adapter.")
     var bluetooth = false
 
-    @Argument(help: ArgumentHelp("gpsd to contact.", valueName: "host:port"))
+    @Argument(help: ArgumentHelp("gpsd to contact (host:port), or with --i2c the bus (1 or /dev/i2c-1).", valueName: "target"))
     var server = "127.0.0.1:2947"
 
     @Option(name: .customLong("i2c-bus"), help: ArgumentHelp("I2C bus device to scan.", valueName: "path"))
     var i2cBus = "/dev/i2c-1"
+
+    @Flag(help: "With --i2c: run the found chip's driver and print live samples and the achieved rate for --seconds.")
+    var stream = false
+
+    @Option(help: ArgumentHelp("With --i2c: probe a simulated chip instead of the bus (mpu6050, lsm6dso, ...).", valueName: "chip"))
+    var simulate: String?
+
+    @Option(help: "With --stream: the output data rate to ask of the chip, Hz.")
+    var rate: Double = 200
 
     @Option(help: "How long to watch gpsd, in seconds.")
     var seconds: Double = 5
 
     func validate() throws {
         guard seconds > 0, seconds.isFinite else { throw ValidationError("--seconds must be positive") }
+        guard (10...10_000).contains(rate) else { throw ValidationError("--rate must lie in 10...10000 Hz") }
+        if let simulate {
+            guard let chip = I2CChip(rawValue: simulate), chip != .auto else {
+                throw ValidationError("--simulate takes one of \(I2CChip.allCases.dropFirst().map(\.rawValue).joined(separator: ", "))")
+            }
+        }
     }
 
     func run() async throws {
         let all = !gps && !i2c && !bluetooth
         var allFound = true
-        if gps || all { allFound = await probeGPS() && allFound }
-        if i2c || all { allFound = probeI2C() && allFound }
-        if bluetooth || all { allFound = probeBluetooth() && allFound }
+        if gps || all && simulate == nil { allFound = await probeGPS() && allFound }
+        if i2c || all || simulate != nil { allFound = I2CProbe(bus: busPath, simulate: simulate.flatMap(I2CChip.init(rawValue:)), stream: stream, seconds: seconds, rate: rate).run() && allFound }
+        if bluetooth || all && simulate == nil { allFound = probeBluetooth() && allFound }
         if !allFound { throw ExitCode(1) }
     }
 
@@ -99,21 +117,11 @@ struct ProbeCommand: AsyncParsableCommand {
         return parts.joined(separator: " ")
     }
 
-    private func probeI2C() -> Bool {
-        let out = Terminal.standardOutput
-        do {
-            let bus = try LinuxI2CBus(path: i2cBus)
-            let found = try IMUIdentity.scan(bus)
-            if found.isEmpty {
-                out.write("i2c:       \(i2cBus): no known IMU answered\n")
-                return false
-            }
-            for chip in found { out.write("i2c:       \(i2cBus): \(chip)\n") }
-            return true
-        } catch {
-            out.write("i2c:       \(error)\n")
-            return false
-        }
+    /// The bus: the positional target when it names one, else --i2c-bus.
+    var busPath: String {
+        if server.hasPrefix("/dev/") { return server }
+        if let number = Int(server), number >= 0 { return "/dev/i2c-\(number)" }
+        return i2cBus
     }
 
     private func probeBluetooth() -> Bool {

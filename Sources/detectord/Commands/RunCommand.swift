@@ -31,6 +31,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds between status lines in the log; 0 for none.", valueName: "seconds"))
     var statusEvery: Double = 60
 
+    @Option(help: ArgumentHelp("Also record the live samples, GNSS fixes and gaps to this .detrec file.", valueName: "path"))
+    var record: String?
+
     @Flag(help: "Exit once a replay that does not loop has ended and the workflow has nothing left to do (demos).")
     var exitWhenIdle = false
 
@@ -99,7 +102,7 @@ struct RunCommand: AsyncParsableCommand {
             workflowSettings: settings.workflow.settings, demo: settings.workflow.demo, person: settings.person.person,
             contacts: settings.contacts.map(\.contact), pinHash: settings.pin.hash, channels: channels,
             databasePath: db ?? settings.storage.database, apiHost: api.host, apiPort: api.port, exitWhenIdle: exitWhenIdle,
-            statusEvery: statusEvery, sensorNotices: relay)
+            statusEvery: statusEvery, sensorNotices: relay, recordPath: record, gyroscopeRange: RecordCommand.gyroscopeRange(settings))
     }
 
 }

@@ -23,4 +23,20 @@ enum I2CChip: String, Sendable, Equatable, CaseIterable {
         case .adxl345ITG3200: .adxl345ITG3200
         }
     }
+
+    /// The configuration's name for a model found by a scan.
+    init(model: IMUModel) {
+        switch model.family {
+        case .mpu6050: self = .mpu6050
+        case .mpu6500: self = model.name.hasPrefix("MPU-92") ? .mpu9250 : .mpu6500
+        case .icm20948: self = .icm20948
+        case .lsm6ds3: self = model.name == "LSM6DSL" ? .lsm6dsl : .lsm6ds3
+        case .lsm6dso: self = .lsm6dso
+        case .bmi160: self = .bmi160
+        case .adxl345: self = .adxl345
+        case .adxl375: self = .adxl375
+        case .itg3200: self = .itg3200
+        case .adxl345ITG3200: self = .adxl345ITG3200
+        }
+    }
 }

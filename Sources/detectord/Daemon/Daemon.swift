@@ -46,7 +46,10 @@ struct Daemon {
         keychain?.connect(to: workflow)
         status.attach(keychain: keychain)
 
-        let detector = DetectorLoop(ring: ring, pipeline: pipeline, stallSeconds: plan.stallSeconds, metrics: metrics) { output in
+        let recorder = try plan.recordPath.map { path throws(FallDetectError) in
+            try SensorRecorder(path: path, info: SensorRecorder.info(source: plan.source, gyroscopeRange: plan.gyroscopeRange, title: "detectord run"))
+        }
+        let detector = DetectorLoop(ring: ring, pipeline: pipeline, stallSeconds: plan.stallSeconds, metrics: metrics, recorder: recorder) { output in
             let now = WorkflowService.utcNow()
             switch output {
             case .detection(let event):
@@ -107,6 +110,7 @@ struct Daemon {
             case .text(let text):
                 hub.publish(DaemonEvent("sensor", at: WorkflowService.utcNow(), [("message", .string(text))]))
             case .gap(let gap):
+                recorder?.append(gap)
                 hub.publish(DaemonEvent("sensor_gap", at: WorkflowService.utcNow(), severity: .warning,
                                         [("lost_samples", .int(Int(gap.value))), ("reason", .string(gap.text))]))
             }
@@ -143,6 +147,17 @@ struct Daemon {
             logger: Logger(label: "detectord.lifecycle", factory: { DaemonLogHandler(label: $0).with(level: .warning) })))
         try await group.run()
         notifier.stopping()
+        if let recorder {
+            do {
+                let totals = try recorder.close()
+                hub.publish(DaemonEvent("recording", at: WorkflowService.utcNow(), [
+                    ("path", .string(recorder.path)), ("samples", .int(totals.samples)), ("fixes", .int(totals.fixes)),
+                    ("dropped_samples", .int(totals.droppedSamples)),
+                ]))
+            } catch {
+                hub.publish(DaemonEvent("recording", at: WorkflowService.utcNow(), severity: .error, [("message", .string(error.description))]))
+            }
+        }
         let live = status.liveStatistics()
         hub.publish(DaemonEvent(
             "stop", at: WorkflowService.utcNow(), severity: .notice,

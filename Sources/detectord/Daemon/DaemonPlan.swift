@@ -33,4 +33,8 @@ struct DaemonPlan: Sendable {
     var statusEvery: Double = 60
     /// What the source says on its own thread (a chip found, a gap); published as events.
     var sensorNotices = SensorNoticeRelay()
+    /// `run --record`: the live samples, fixes and gaps go to this .detrec file too.
+    var recordPath: String?
+    /// The chip's gyroscope full scale, for the recording's header.
+    var gyroscopeRange: Float = 2000
 }

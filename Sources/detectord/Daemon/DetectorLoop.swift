@@ -32,11 +32,14 @@ final class DetectorLoop: @unchecked Sendable {
     /// When each batch not yet judged reached the ring (MonotonicTime).
     private let pushTimes = Mutex<[Int64]>([])
     private let sourceEnded = Atomic<Bool>(false)
+    /// `run --record`: a copy of every sample and fix goes to the recorder's queue.
+    private let recorder: SensorRecorder?
 
     init(
-        ring: SampleRing, pipeline: DetectionPipeline, stallSeconds: Double, metrics: DaemonMetrics,
+        ring: SampleRing, pipeline: DetectionPipeline, stallSeconds: Double, metrics: DaemonMetrics, recorder: SensorRecorder? = nil,
         output: @escaping @Sendable (Output) -> Void
     ) {
+        self.recorder = recorder
         self.metrics = metrics
         self.ring = ring
         consumer = ring.makeConsumer()
@@ -91,12 +94,14 @@ final class DetectorLoop: @unchecked Sendable {
                 return f
             }
             for fix in fixes {
+                recorder?.append(fix)
                 for e in pipeline.push(fix: fix) { events.append(.detection(e)) }
             }
             var newest: Int64 = 0
             while true {
                 let n = consumer.pop(into: buffer)
                 if n == 0 { break }
+                recorder?.append(UnsafeBufferPointer(rebasing: buffer[0..<n]))
                 for i in 0..<n {
                     for e in pipeline.push(buffer[i]) { events.append(.detection(e)) }
                     for outcome in pipeline.takeFollowUps() { events.append(.followUp(outcome)) }
