@@ -151,6 +151,14 @@ struct BenchCommand: ParsableCommand {
             valueName: "dir"))
     var reportDirectory: String?
 
+    @Option(name: .customLong("i2c"), help: ArgumentHelp(
+        "Measure the I2C driver path instead of detection: this chip (or all; repeatable) on the simulated bus at 200 and 1000 Hz, FIFO against polling: bus transfers and bytes per second of data (exact counts) and CPU per second of data.",
+        valueName: "chip"))
+    var i2cChips: [String] = []
+
+    @Option(name: .customLong("i2c-seconds"), help: ArgumentHelp("With --i2c: seconds of simulated data per measurement.", valueName: "s"))
+    var i2cSeconds: Double = 30
+
     @Option(help: ArgumentHelp("Folder for the parsed-dataset cache (default: $XDG_CACHE_HOME/detectord or ~/.cache/detectord).", valueName: "dir"))
     var cache: String?
 
@@ -161,6 +169,7 @@ struct BenchCommand: ParsableCommand {
     var runsSeveral: Bool { datasets.count > 1 }
 
     func validate() throws {
+        if !i2cChips.isEmpty { return try validateI2C() }
         guard roots.count == max(1, datasets.count) else {
             throw ValidationError("give one --root per --dataset, in the same order (\(max(1, datasets.count)) dataset(s), \(roots.count) root(s))")
         }
@@ -228,6 +237,7 @@ struct BenchCommand: ParsableCommand {
     func run() throws {
         let out = Terminal.standardOutput
         let err = Terminal.standardError
+        if !i2cChips.isEmpty { return try runI2C() }
         if runsSeveral { return try runSeveral() }
         if dataset == "hapt" { return try runContinuous() }
         if dataset == "csv" { return try runDescribed() }

@@ -8,6 +8,9 @@ public final class SimulatedI2CBus: I2CBus {
         public var bytesRead = 0
         public var bytesWritten = 0
         public var failures = 0
+
+        public init() {}
+
         public var transactions: Int { reads + writes }
         /// Bytes on the wire: the data, one address byte per transaction and the register byte
         /// written before each read or write.
@@ -16,7 +19,8 @@ public final class SimulatedI2CBus: I2CBus {
 
     public let name: String
     public let clock: any IMUClock
-    public private(set) var statistics = Statistics()
+    public let counters: SimulatedBusCounters
+    public var statistics: Statistics { counters.statistics }
     private var devices: [UInt8: any SimulatedI2CDevice] = [:]
     private var faults: [UInt8: SimulatedI2CFault] = [:]
     /// A fault of the whole bus (a hung bus), whatever the address.
@@ -24,9 +28,10 @@ public final class SimulatedI2CBus: I2CBus {
     /// Faults that happen once, on the next transfers, in order (nil address: any).
     private var scheduled: [(address: UInt8?, fault: SimulatedI2CFault)] = []
 
-    public init(name: String = "simulated-i2c", clock: any IMUClock = SystemIMUClock()) {
+    public init(name: String = "simulated-i2c", clock: any IMUClock = SystemIMUClock(), counters: SimulatedBusCounters = SimulatedBusCounters()) {
         self.name = name
         self.clock = clock
+        self.counters = counters
     }
 
     public func attach(_ device: any SimulatedI2CDevice, at address: UInt8) {
@@ -46,7 +51,7 @@ public final class SimulatedI2CBus: I2CBus {
         scheduled.append((address, fault))
     }
 
-    public func resetStatistics() { statistics = Statistics() }
+    public func resetStatistics() { counters.reset() }
 
     private func check(_ address: UInt8, register: UInt8, operation: String) throws(I2CError) -> any SimulatedI2CDevice {
         var fault = busFault ?? faults[address]
@@ -54,11 +59,11 @@ public final class SimulatedI2CBus: I2CBus {
             fault = scheduled.remove(at: index).fault
         }
         if let fault {
-            statistics.failures += 1
+            counters.update { $0.failures += 1 }
             throw I2CError(errno: fault.errno, bus: name, operation: operation, address: address, register: register)
         }
         guard let device = devices[address] else {
-            statistics.failures += 1
+            counters.update { $0.failures += 1 }
             throw I2CError(errno: SimulatedI2CFault.nack.errno, bus: name, operation: operation, address: address, register: register)
         }
         return device
@@ -67,14 +72,18 @@ public final class SimulatedI2CBus: I2CBus {
     public func read(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError) {
         let device = try check(address, register: register, operation: "read \(buffer.count) bytes")
         device.read(register: register, into: buffer)
-        statistics.reads += 1
-        statistics.bytesRead += buffer.count
+        counters.update {
+            $0.reads += 1
+            $0.bytesRead += buffer.count
+        }
     }
 
     public func write(address: UInt8, register: UInt8, bytes: [UInt8]) throws(I2CError) {
         let device = try check(address, register: register, operation: "write \(bytes.count) bytes")
         device.write(register: register, bytes: bytes)
-        statistics.writes += 1
-        statistics.bytesWritten += bytes.count
+        counters.update {
+            $0.writes += 1
+            $0.bytesWritten += bytes.count
+        }
     }
 }

@@ -1,0 +1,81 @@
+import Testing
+@testable import DeviceLink
+
+@Suite struct SampleTimestamperTests {
+    static let period = 5_000_000.0 // 200 Hz
+
+    @Test func theNewestSampleIsAtTheDrainAndTheOthersBackDatedByPosition() {
+        var stamper = SampleTimestamper()
+        let batch = stamper.stamp(count: 4, drainedAt: 1_000_000_000, rateHz: 200)
+        #expect(batch.restarted)
+        #expect((0..<4).map(batch.timestamp(of:)) == [985_000_000, 990_000_000, 995_000_000, 1_000_000_000])
+    }
+
+    @Test func laterBatchesContinueOnePeriodOnWhateverTheDrainJitter() {
+        var stamper = SampleTimestamper()
+        _ = stamper.stamp(count: 4, drainedAt: 1_000_000_000, rateHz: 200)
+        // Drained 1.3 ms late with the same four samples: still one period after the last.
+        let next = stamper.stamp(count: 4, drainedAt: 1_021_300_000, rateHz: 200)
+        #expect(!next.restarted)
+        #expect(next.lostBefore == 0)
+        let first = next.timestamp(of: 0)
+        // Steered by a tenth of the 1.3 ms drift, never more than a quarter period.
+        #expect(first == 1_005_000_000 + 130_000)
+    }
+
+    /// A chip running 2 % fast, drained every 20 ms: the timestamps keep up with the drain clock
+    /// when stamped at the measured rate, and stay strictly increasing.
+    @Test func followsAFastChipWithoutGoingBackwards() {
+        var stamper = SampleTimestamper()
+        var estimator = OutputRateEstimator(nominalHz: 200)
+        let realRate = 204.0
+        var produced = 0
+        var last: Int64 = .min
+        var worst: Int64 = 0
+        for drain in 1...3000 {
+            let now = Int64(drain) * 20_000_000
+            let due = Int(Double(now) * realRate / 1e9)
+            let count = due - produced
+            produced = due
+            estimator.drained(count, at: now)
+            let batch = stamper.stamp(count: count, drainedAt: now, rateHz: estimator.rateHz)
+            #expect(batch.lostBefore == 0)
+            for i in 0..<count {
+                let t = batch.timestamp(of: i)
+                #expect(t > last)
+                last = t
+            }
+            if drain > 1000 { worst = max(worst, abs(last - now)) }
+        }
+        #expect(abs((estimator.estimateHz ?? 0) - realRate) < 0.2)
+        // After the estimate settles the newest stamp stays within two periods of the drain.
+        #expect(worst < 10_000_000, "worst offset \(worst) ns")
+    }
+
+    @Test func aBreakStartsAgainFromTheDrainAndCountsWhatWasLost() {
+        var stamper = SampleTimestamper()
+        _ = stamper.stamp(count: 4, drainedAt: 1_000_000_000, rateHz: 200)
+        // The FIFO overflowed; after its reset 4 new samples, 100 ms later.
+        let batch = stamper.stamp(count: 4, drainedAt: 1_100_000_000, rateHz: 200, broken: true)
+        #expect(batch.restarted)
+        #expect(batch.timestamp(of: 3) == 1_100_000_000)
+        // 1.0 s → 1.085 s: 17 periods, so 16 samples missing in between.
+        #expect(batch.lostBefore == 16)
+    }
+
+    @Test func aPollThatMissedSamplesIsAGapEvenWithoutTheDriverSaying() {
+        var stamper = SampleTimestamper()
+        _ = stamper.stamp(count: 1, drainedAt: 1_000_000_000, rateHz: 200)
+        let batch = stamper.stamp(count: 1, drainedAt: 1_020_000_000, rateHz: 200)
+        #expect(batch.lostBefore == 3)
+        #expect(batch.restarted)
+    }
+
+    @Test func moreSamplesThanTheTimeAllowsAreCountedAsSurplus() {
+        var stamper = SampleTimestamper()
+        _ = stamper.stamp(count: 4, drainedAt: 1_000_000_000, rateHz: 200)
+        let batch = stamper.stamp(count: 8, drainedAt: 1_020_000_000, rateHz: 200)
+        #expect(batch.surplus == 4)
+        #expect(batch.timestamp(of: 0) > 1_000_000_000)
+    }
+}
