@@ -16,6 +16,8 @@ echo "== fusion: AHRS one stream and many streams vs x-io Fusion C and imufusion
 "$bench/fusion/run.sh" > "$bench/results/fusion.jsonl"
 echo "== protocol: the paper's trial protocol for C8 over the development split vs numpy/scipy/pandas"
 "$bench/protocol/run.sh" > "$bench/results/protocol.jsonl"
+echo "== i2c: the driver path on the simulated bus, FIFO drains vs polling (transfers, bytes, CPU per second of data)"
+"$bench/i2c/run.sh" > "$bench/results/i2c.jsonl"
 echo "== daemon: detectord run at 200 and 1000 Hz in real time (CPU, RSS, decision latency) and alert dispatch"
 "$bench/daemon/run.sh" > "$bench/results/daemon.jsonl"
 
@@ -54,7 +56,7 @@ if text and cache:
                     "peer": "ours, same pass from text", "peer_value": round(text["samples_per_s"]),
                     "ratio": round(cache["samples_per_s"] / text["samples_per_s"], 2), "machine": machine})
 # Benchmarks that already print metric objects: add the machine and take them as they are.
-for extra in ("ring.jsonl", "fusion.jsonl", "protocol.jsonl", "daemon.jsonl"):
+for extra in ("ring.jsonl", "fusion.jsonl", "protocol.jsonl", "i2c.jsonl", "daemon.jsonl"):
     path = os.path.join(results, extra)
     if os.path.exists(path):
         for line in open(path):
