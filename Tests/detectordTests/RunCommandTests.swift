@@ -47,6 +47,44 @@ import Glibc
         #expect(incidents.count == 1 && incidents.first?.sentAt != nil)
     }
 
+    /// The driver path end to end: a simulated MPU-6050 on a simulated bus measures a SisFall fall
+    /// (a real person's recorded fall, F01 of SA01), the real MPU-6050 driver drains its FIFO, the
+    /// source stamps and pushes the samples, and the daemon raises exactly one alert.
+    @Test func aSimulatedMPU6050MeasuringASisFallFallRaisesExactlyOneAlert() throws {
+        guard let root = try SharedDatasets.unpacked("sisfall-dev.tar.xz", "sisfall") else { return }
+        let trial = root + "/SisFall_dataset/SA01/F01_SA01_R01.txt"
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        let sink = try LoopbackHTTPServer(replies: [.init(status: 200)])
+        defer { sink.stop() }
+        try setup.write(replay: trial, webhook: sink.url, sensor: """
+            [sensor]
+            source = "simulated"
+            rate_hz = 200
+
+            [sensor.simulated]
+            chip = "mpu6050"
+            motion = "\(trial)"
+            speed = 2
+            """)
+        let daemon = try setup.start([])
+        defer { daemon.terminate() }
+        let found = try daemon.waitForEvent("sensor", timeout: 30) { $0.contains("MPU-6050 at 0x68") }
+        #expect(found.contains("FIFO"), found)
+        try daemon.waitForEvent("detection", timeout: 60) { $0.contains("kind=fall") }
+        try daemon.waitForEvent("transition", timeout: 60) { $0.contains("to=EMERGENCY_SENT") }
+        // The fall's 15 s are over, and the chip goes on measuring the wearer lying still.
+        Thread.sleep(forTimeInterval: 3)
+        daemon.terminate()
+        #expect(daemon.waitForExit(timeout: 30))
+        let detections = daemon.logLines.filter { DaemonProcess.eventType(of: $0) == "detection" }
+        #expect(detections.count == 1, "\(detections)")
+        #expect(Self.messages(sink, kind: "alert").count == 1, "\(sink.requests.count) requests")
+        #expect(!daemon.logLines.contains { DaemonProcess.eventType(of: $0) == "sensor_gap" }, "no gap in a clean simulated stream")
+        let stop = daemon.logLines.first { DaemonProcess.eventType(of: $0) == "stop" } ?? ""
+        #expect(DaemonProcess.value("dropped", in: stop) == "0", stop)
+    }
+
     @Test func aReplayedWalkDeliversNothing() throws {
         let setup = try DaemonTestSetup()
         defer { setup.remove() }

@@ -24,8 +24,18 @@ struct DaemonTestSetup {
     func write(
         replay: String, speed: Double = 1, loop: Bool = false, countdown: Int = 3, trackingMinutes: Double = 0,
         contacts: [String] = ["+351913333333"], webhook: URL? = nil, profile: String = "walking", stallSeconds: Double = 1,
-        pinHash: String? = nil, gnss: String = "source = \"none\"", extra: String = ""
+        pinHash: String? = nil, gnss: String = "source = \"none\"", extra: String = "", sensor: String? = nil
     ) throws {
+        let replaySensor = """
+            [sensor]
+            source = "replay"
+            stall_seconds = \(stallSeconds)
+
+            [sensor.replay]
+            path = "\(replay)"
+            speed = \(speed)
+            loop = \(loop)
+            """
         var text = """
             [person]
             name = "Ana Pereira"
@@ -48,14 +58,7 @@ struct DaemonTestSetup {
             [detector]
             profile = "\(profile)"
 
-            [sensor]
-            source = "replay"
-            stall_seconds = \(stallSeconds)
-
-            [sensor.replay]
-            path = "\(replay)"
-            speed = \(speed)
-            loop = \(loop)
+            \(sensor ?? replaySensor)
 
             [gnss]
             \(gnss)
