@@ -1,51 +1,237 @@
 import FallDetect
+import Synchronization
 import Testing
 @testable import DeviceLink
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The I2C seam of the live daemon, on the register-map simulator (this kernel has no I2C): it
-/// says what it found and why it cannot stream yet, and turns bus errors into errors naming the bus.
+/// The live I2C source on simulated chips, on a clock that moves only when the source waits: a
+/// run of simulated seconds takes no real time and every figure is exact. `during` runs at each
+/// check of `shouldStop`, which is where faults are injected mid-stream.
 @Suite struct I2CSensorSourceTests {
-    static func run(_ source: I2CSensorSource) -> FallDetectError? {
-        let ring = SampleRing(capacity: 16)
-        let producer = ring.makeProducer()
-        do {
-            _ = try source.run(into: producer, batchWritten: {}, shouldStop: { false })
-            return nil
-        } catch {
-            return error
+    final class Run {
+        let clock = ManualIMUClock()
+        let bus: SimulatedI2CBus
+        var samples: [IMUSample] = []
+        let notices = Mutex<[String]>([])
+        let gaps = Mutex<[RecordedEvent]>([])
+
+        init() { bus = SimulatedI2CBus(name: "/dev/i2c-1", clock: clock) }
+
+        var elapsed: Double { Double(clock.nowNanoseconds() - 1_000_000_000) / 1e9 }
+
+        func source(_ options: I2CSensorOptions) -> I2CSensorSource {
+            nonisolated(unsafe) let bus = bus
+            let notices = notices
+            let gaps = gaps
+            return I2CSensorSource(
+                options: options, clock: clock, openBus: { _ throws(I2CError) in bus },
+                notices: { text in notices.withLock { $0.append(text) } }, gaps: { gap in gaps.withLock { $0.append(gap) } })
+        }
+
+        /// Runs until `seconds` of simulated time, calling `during` with the elapsed time first.
+        func run(_ source: I2CSensorSource, seconds: Double, during: (Double) -> Void = { _ in }) throws(FallDetectError) {
+            let ring = SampleRing(capacity: 1 << 14)
+            let producer = ring.makeProducer()
+            let consumer = ring.makeConsumer()
+            let buffer = UnsafeMutableBufferPointer<IMUSample>.allocate(capacity: 4096)
+            defer { buffer.deallocate() }
+            _ = try source.run(into: producer, batchWritten: {
+                while true {
+                    let n = consumer.pop(into: buffer)
+                    if n == 0 { break }
+                    samples.append(contentsOf: buffer[0..<n])
+                }
+            }, shouldStop: {
+                during(elapsed)
+                return elapsed >= seconds
+            })
         }
     }
 
-    @Test func aFoundChipIsNamedWithWhatIsMissing() {
-        let source = I2CSensorSource(busPath: "/dev/i2c-1", address: nil, sampleRate: 200) { _ throws(I2CError) in
-            let bus = RegisterMapI2CBus(name: "/dev/i2c-1")
-            bus.attach(address: 0x68, registers: [0x75: 0x68])
-            return bus
-        }
-        let error = Self.run(source)
-        #expect(error?.message.contains("found MPU-6050 at 0x68") == true, "\(String(describing: error))")
-        #expect(error?.path == "/dev/i2c-1")
+    static let mpu6050 = IMUModel.first(of: .mpu6050)!
+
+    static func options(family: IMUFamily? = nil, address: UInt8? = nil, rate: Double = 200, axes: AxisMapping = .identity) -> I2CSensorOptions {
+        I2CSensorOptions(busPath: "/dev/i2c-1", address: address, family: family, request: IMURequest(rateHz: rate), axes: axes)
     }
 
-    @Test func anAddressWithoutAChipIsNoData() {
-        let source = I2CSensorSource(busPath: "/dev/i2c-1", address: 0x69, sampleRate: 200) { _ throws(I2CError) in
-            let bus = RegisterMapI2CBus(name: "/dev/i2c-1")
-            bus.attach(address: 0x68, registers: [0x75: 0x68])
-            return bus
+    static func strictlyIncreasing(_ samples: [IMUSample]) -> Bool {
+        zip(samples, samples.dropFirst()).allSatisfy { $0.timestampNanoseconds < $1.timestampNanoseconds }
+    }
+
+    @Test func findsTheChipAndStreamsItsMotionEvenlySpaced() throws {
+        let run = Run()
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion(gravity: SIMD3(0.5, -0.25, 0.8)))
+        let source = run.source(Self.options())
+        try run.run(source, seconds: 5)
+        // About 5 s at 200 Hz, less the chip's start-up and the last partial watermark.
+        #expect((950...1000).contains(run.samples.count), "\(run.samples.count)")
+        #expect(Self.strictlyIncreasing(run.samples))
+        let spacing = zip(run.samples, run.samples.dropFirst()).map { $1.timestampNanoseconds - $0.timestampNanoseconds }
+        #expect(spacing.allSatisfy { abs($0 - 5_000_000) < 1_500_000 }, "\(spacing.min() ?? 0)…\(spacing.max() ?? 0)")
+        let last = try #require(run.samples.last)
+        #expect(abs(last.timestampNanoseconds - run.clock.nowNanoseconds()) < 25_000_000)
+        #expect(abs(last.acceleration.x - 0.5) < 0.002 && abs(last.acceleration.y + 0.25) < 0.002)
+        let condition = try #require(source.condition)
+        #expect(condition.chip == "MPU-6050 at 0x68")
+        #expect(condition.fault == nil)
+        #expect(condition.gaps == 0 && condition.overflows == 0 && condition.recoveries == 0)
+        #expect(run.notices.withLock { $0 }.contains { $0.contains("MPU-6050 at 0x68") && $0.contains("FIFO") })
+    }
+
+    /// A board 2 % fast: the rate is measured, said, and the stamps keep up with the clock.
+    @Test func measuresAFastBoardsRealRate() throws {
+        let run = Run()
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion(), rateFactor: 1.02)
+        let source = run.source(Self.options())
+        try run.run(source, seconds: 30)
+        let condition = try #require(source.condition)
+        let measured = try #require(condition.measuredRateHz)
+        #expect(abs(measured - 204) < 0.3, "\(measured)")
+        #expect(abs((condition.rateErrorPPM ?? 0) - 20_000) < 1_500)
+        #expect(condition.gaps == 0)
+        #expect(Self.strictlyIncreasing(run.samples))
+        let last = try #require(run.samples.last)
+        #expect(abs(last.timestampNanoseconds - run.clock.nowNanoseconds()) < 25_000_000, "stamps follow the chip, not the nominal rate")
+    }
+
+    /// Unplugged for half a second: a fault at once, a re-probe with backoff, the chip set up again,
+    /// and the half second recorded as one gap of about 100 samples.
+    @Test func anUnpluggedChipIsAFaultAtOnceAndStreamsAgainWhenBack() throws {
+        let run = Run()
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion())
+        let source = run.source(Self.options())
+        var faultSeenAt: Double?
+        var unplugged = false
+        var replugged = false
+        try run.run(source, seconds: 4) { t in
+            if !unplugged, t >= 1 {
+                unplugged = true
+                run.bus.setFault(.unplugged, at: 0x68)
+            }
+            if unplugged, faultSeenAt == nil, source.condition?.fault != nil { faultSeenAt = t }
+            if !replugged, t >= 1.5 {
+                replugged = true
+                run.bus.setFault(nil, at: 0x68)
+            }
         }
-        let error = Self.run(source)
-        #expect(error?.code == .noData)
-        #expect(error?.message == "no known IMU answered at 0x69")
+        let seen = try #require(faultSeenAt)
+        #expect(seen - 1 < 0.1, "fault seen \(seen - 1) s after the unplug")
+        let condition = try #require(source.condition)
+        #expect(condition.fault == nil)
+        #expect(condition.recoveries == 1)
+        #expect(condition.gaps == 1)
+        #expect((90...140).contains(condition.lostSamples), "\(condition.lostSamples)")
+        let gap = try #require(run.gaps.withLock { $0.first })
+        #expect(gap.kind == .gap && gap.text.contains("sensor lost"))
+        #expect(Self.strictlyIncreasing(run.samples))
+        #expect(run.notices.withLock { $0 }.contains { $0.contains("answers again") })
+        // Streaming went on: the last second is there.
+        #expect(run.samples.filter { $0.timestampNanoseconds > run.clock.nowNanoseconds() - 1_000_000_000 }.count > 180)
+    }
+
+    @Test func aHungBusIsAFaultNamingItAndClearsByItself() throws {
+        let run = Run()
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion())
+        let source = run.source(Self.options())
+        var reason: String?
+        try run.run(source, seconds: 3) { t in
+            run.bus.busFault = (1...1.3).contains(t) ? .hungBus : nil
+            if reason == nil, let fault = source.condition?.fault { reason = fault }
+        }
+        #expect(reason?.contains("hung") == true, "\(reason ?? "none")")
+        #expect(source.condition?.fault == nil)
+        #expect(source.condition?.recoveries == 1)
+    }
+
+    /// The thread was kept from draining for 10 s: the FIFO overflowed, was reset, and the break
+    /// is one gap worth the 10 s — never stitched.
+    @Test func anOverflowIsResetAndRecordedAsAGapOfItsLength() throws {
+        let run = Run()
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion())
+        let source = run.source(Self.options())
+        var stalled = false
+        try run.run(source, seconds: 13) { t in
+            if !stalled, t >= 1 {
+                stalled = true
+                run.clock.advance(nanoseconds: 10_000_000_000)
+            }
+        }
+        let condition = try #require(source.condition)
+        #expect(condition.overflows == 1)
+        #expect(condition.gaps == 1)
+        #expect((1_990...2_010).contains(condition.lostSamples), "\(condition.lostSamples)")
+        #expect(Self.strictlyIncreasing(run.samples))
+        let jump = zip(run.samples, run.samples.dropFirst()).map { $1.timestampNanoseconds - $0.timestampNanoseconds }.max() ?? 0
+        #expect(jump > 9_900_000_000, "the gap stays a gap in the timestamps")
+    }
+
+    @Test func aCorruptedFIFOCountIsTreatedAsAnOverflow() throws {
+        let run = Run()
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion())
+        let source = run.source(Self.options())
+        var corrupted = false
+        try run.run(source, seconds: 3) { t in
+            if !corrupted, t >= 1, let chip = run.bus.device(at: 0x68) as? SimulatedMPU6050 {
+                corrupted = true
+                chip.corruptNextFIFOCount = true
+            }
+        }
+        #expect(source.condition?.overflows == 1)
+        #expect(source.condition?.gaps == 1)
+        #expect(Self.strictlyIncreasing(run.samples))
+    }
+
+    /// A board plugged in after the daemon started: the source waits for it rather than failing.
+    @Test func aChipPluggedInLaterIsFound() throws {
+        let run = Run()
+        let source = run.source(Self.options())
+        var attached = false
+        var faultBefore: String?
+        try run.run(source, seconds: 4) { t in
+            if !attached, t >= 1 {
+                faultBefore = source.condition?.fault
+                attached = true
+                SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion())
+            }
+        }
+        #expect(faultBefore?.contains("no known IMU answered") == true, "\(faultBefore ?? "none")")
+        #expect(run.samples.count > 300)
+        #expect(source.condition?.fault == nil)
+    }
+
+    @Test func aDifferentChipThanConfiguredStopsWithBothNamed() {
+        let run = Run()
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, address: 0x6A, motion: RestingMotion())
+        let source = run.source(Self.options(family: .lsm6dso, address: 0x6A))
+        #expect {
+            try run.run(source, seconds: 1)
+        } throws: { error in
+            let error = error as? FallDetectError
+            return error?.code == .invalidArgument && error?.message.contains("expected LSM6DSO") == true && error?.message.contains("found 0x") == true
+        }
+    }
+
+    @Test func aFixedAxisMappingIsAppliedToEverySample() throws {
+        let run = Run()
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion(gravity: SIMD3(1, 0, 0)))
+        let axes = try #require(AxisMapping("x=+z,y=+y,z=+x"))
+        let source = run.source(Self.options(axes: axes))
+        try run.run(source, seconds: 1)
+        let last = try #require(run.samples.last)
+        #expect(abs(last.acceleration.z - 1) < 0.002 && abs(last.acceleration.x) < 0.002)
     }
 
     @Test func aMissingBusNamesItsPathAndErrno() {
-        let source = I2CSensorSource(busPath: "/dev/i2c-250", address: nil, sampleRate: 200)
-        let error = Self.run(source)
-        #expect(error?.code == .io)
-        #expect(error?.path == "/dev/i2c-250")
-        #expect(error?.errno == ENOENT, "\(String(describing: error))")
+        let source = I2CSensorSource(options: Self.options())
+        let ring = SampleRing(capacity: 16)
+        let producer = ring.makeProducer()
+        #expect {
+            _ = try source.run(into: producer, batchWritten: {}, shouldStop: { false })
+        } throws: { error in
+            let error = error as? FallDetectError
+            return error?.code == .io && error?.path == "/dev/i2c-1" && error?.errno == ENOENT && error?.message.contains("raspi-config") == true
+        }
     }
 }
