@@ -29,6 +29,9 @@ import Testing
         #expect(MessageText.text(.keychainRepeat, c).hasPrefix("ALERT (repeated)! Ada Lovelace raised an alarm from her keychain"))
         #expect(MessageText.text(.duress, c).hasPrefix("DURESS! Ada Lovelace entered the duress code"))
         #expect(MessageText.text(.lowBattery, c, batteryPercent: 15) == "Ada Lovelace's keychain battery is low (15 %). Please help replace it.")
+        #expect(MessageText.text(.sensorFault, c).hasPrefix("Ada Lovelace's "))
+        #expect(MessageText.text(.sensorFault, c).contains("no working motion sensor since 14:05 CET on 22 Nov"))
+        #expect(MessageText.text(.sensorFault, c).contains("not an emergency alert"))
     }
 
     @Test func withoutAPositionTheTextSaysSo() {

@@ -20,6 +20,9 @@ public enum MessageText {
             body = "DURESS! \(name) entered the duress code: the \(c.device) looks disarmed but \(name) may be in danger. Do not reply to the device. \(lastKnown(c))"
         case .lowBattery:
             body = "\(name)'s keychain battery is low (\(batteryPercent.map { "\($0) %" } ?? "below 20 %")). Please help replace it."
+        case .sensorFault:
+            body = "\(name)'s \(c.device) has had no working motion sensor since \(clock(c)), so it cannot detect a fall until the sensor is fixed. "
+                + "This is not an emergency alert; SOS from the keychain still works."
         case .notWorn:
             body = "\(name), your \(c.device) seems to be off: it has lain still, as nobody wearing it does, until \(clock(c)). "
                 + "It cannot detect a fall while it is off. Please put it back on, or ignore this if you meant to take it off."

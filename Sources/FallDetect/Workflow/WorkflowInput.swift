@@ -56,4 +56,7 @@ public enum MessageKind: String, Sendable, Codable, CaseIterable {
     case lowBattery = "low_battery"
     /// To the wearer: the device has rested off the body for a while (`WearMonitor`).
     case notWorn = "not_worn"
+    /// To the contacts, only when the configuration asks (`[sensor] fault_message_minutes`): the
+    /// motion sensor has delivered nothing for a while, so falls are not being detected.
+    case sensorFault = "sensor_fault"
 }

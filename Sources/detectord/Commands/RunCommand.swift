@@ -95,7 +95,7 @@ struct RunCommand: AsyncParsableCommand {
         return DaemonPlan(
             source: source, sourceIsFinite: finite, profile: settings.detector.profile.with(sensitivity: settings.detector.sensitivity),
             fallModelPath: settings.detector.modelPath, notWornMessageAfter: settings.detector.notWornMessageMinutes.map { $0 * 60 },
-            stallSeconds: settings.sensor.stallSeconds,
+            stallSeconds: settings.sensor.stallSeconds, sensorFaultMessageAfter: settings.sensor.faultMessageMinutes.map { $0 * 60 },
             // A replay is in the body frame already, and a fixed mapping is applied by the chip's
             // source; only `auto` leaves a frame for the pipeline to estimate.
             axes: settings.sensor.source.name != "replay" && settings.sensor.axes == .auto ? .auto : .fixed(.identity), gnss: gnss,

@@ -10,8 +10,11 @@ struct SensorSettings: Sendable, Equatable {
     var axes: AxisChoice
     /// No sample for this long is a sensor fault.
     var stallSeconds: Double
+    /// Minutes of sensor fault before the contacts are told; nil (0 in the file, the default)
+    /// never tells them: a fault is shown in the status and the log, and is not an emergency.
+    var faultMessageMinutes: Double?
 
-    static let keys = ["source", "rate_hz", "axis_mapping", "stall_seconds", "i2c", "simulated", "replay"]
+    static let keys = ["source", "rate_hz", "axis_mapping", "stall_seconds", "fault_message_minutes", "i2c", "simulated", "replay"]
 
     init(source: SensorSourceSettings, rateHz: Double = 200, axes: AxisChoice = .fixed(.identity), stallSeconds: Double = 1) {
         self.source = source
@@ -61,7 +64,10 @@ struct SensorSettings: Sendable, Equatable {
             case "replay": replay.map(SensorSourceSettings.replay)
             default: nil
             }
-        guard let source, let rate, let mapping, let stall else { return nil }
+        var faultMinutes: Double? = 0
+        if table.contains("fault_message_minutes") { faultMinutes = table.number("fault_message_minutes", in: 0...1440) }
+        guard let source, let rate, let mapping, let stall, let faultMinutes else { return nil }
         self.init(source: source, rateHz: rate, axes: mapping, stallSeconds: stall)
+        faultMessageMinutes = faultMinutes > 0 ? faultMinutes : nil
     }
 }

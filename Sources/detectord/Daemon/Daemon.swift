@@ -42,7 +42,8 @@ struct Daemon {
         let dispatcher = DispatchService(store: store, channels: plan.channels, isTest: false, deviceID: Self.deviceID(), hub: hub, metrics: metrics)
         let keychain = plan.keychain.map { KeychainService(link: $0, hub: hub) }
         let workflow = WorkflowService(
-            store: store, hub: hub, metrics: metrics, demo: plan.demo, notWornMessageAfter: plan.notWornMessageAfter, wakeDispatcher: { dispatcher.wake() }, beep: { keychain?.beep($0) })
+            store: store, hub: hub, metrics: metrics, demo: plan.demo, notWornMessageAfter: plan.notWornMessageAfter,
+            sensorFaultMessageAfter: plan.sensorFaultMessageAfter, wakeDispatcher: { dispatcher.wake() }, beep: { keychain?.beep($0) })
         keychain?.connect(to: workflow)
         status.attach(keychain: keychain)
 
@@ -69,8 +70,10 @@ struct Daemon {
             case .sensorStalled(let seconds):
                 let reason = plan.source.condition?.fault.map { ": " + $0 } ?? ""
                 hub.publish(DaemonEvent("sensor_fault", at: now, severity: .warning, [("message", .string("no sample for \(DaemonStatus.tenths(seconds)) s\(reason)"))]))
+                workflow.submit(.sensorFault(isFaulty: true, since: now - Int64(seconds * 1e9)))
             case .sensorResumed(let seconds):
                 hub.publish(DaemonEvent("sensor_recovered", at: now, [("message", .string("samples again after \(DaemonStatus.tenths(seconds)) s"))]))
+                workflow.submit(.sensorFault(isFaulty: false, since: now))
             case .wear(let change):
                 // The change is on the samples' clock; the workflow keeps wall-clock time.
                 let since = now - (change.timestampNanoseconds - change.sinceNanoseconds)
@@ -91,6 +94,7 @@ struct Daemon {
                 break
             case .failure(let error):
                 detector.statistics.withLock { $0.health = .failed(error.description) }
+                workflow.submit(.sensorFault(isFaulty: true, since: now))
                 hub.publish(DaemonEvent("sensor_fault", at: now, severity: .error, [("message", .string(error.description))]))
             }
         }

@@ -12,6 +12,9 @@ struct DaemonPlan: Sendable {
     /// Seconds off the body before the wearer is told (`[detector] not_worn_message_minutes`).
     var notWornMessageAfter: Double? = DetectorSettings.defaultNotWornMessageMinutes * 60
     var stallSeconds: Double = 1
+    /// Seconds of sensor fault before the contacts are told (`[sensor] fault_message_minutes`);
+    /// nil, the default, never tells them.
+    var sensorFaultMessageAfter: Double?
     /// `auto`: the pipeline estimates the mounting from the samples (`MountingEstimator`).
     var axes: AxisChoice = .fixed(.identity)
     var gnss: GNSSChoice

@@ -12,5 +12,7 @@ enum WorkflowCommand: Sendable {
     case keychainBattery(percent: Int)
     /// The device was taken off (resting since `since`, UTC nanoseconds) or put on again.
     case wear(isWorn: Bool, since: Int64)
+    /// The motion sensor stopped delivering (since `since`, UTC nanoseconds) or delivers again.
+    case sensorFault(isFaulty: Bool, since: Int64)
     case tick
 }

@@ -21,12 +21,15 @@ final class WorkflowService: Service {
     private let beep: @Sendable (Bool) -> Void
     /// Seconds off the body before the wearer is told; nil never tells.
     private let notWornMessageAfter: Double?
+    /// Seconds of sensor fault before the contacts are told; nil never tells them.
+    private let sensorFaultMessageAfter: Double?
 
     init(
         store: WorkflowStore, hub: EventHub, metrics: DaemonMetrics, demo: Bool = false,
-        notWornMessageAfter: Double? = nil, wakeDispatcher: @escaping @Sendable () -> Void, beep: @escaping @Sendable (Bool) -> Void = { _ in }) {
+        notWornMessageAfter: Double? = nil, sensorFaultMessageAfter: Double? = nil, wakeDispatcher: @escaping @Sendable () -> Void, beep: @escaping @Sendable (Bool) -> Void = { _ in }) {
         self.demo = demo
         self.notWornMessageAfter = notWornMessageAfter
+        self.sensorFaultMessageAfter = sensorFaultMessageAfter
         self.beep = beep
         self.store = store
         self.hub = hub
@@ -133,11 +136,18 @@ final class WorkflowService: Service {
                     : DaemonEvent(
                         "not_worn", at: now, severity: .notice,
                         [("since", .string(DaemonEvent.timestamp(since))), ("message", .string("the device rests off the body; falls cannot be detected"))]))
+        case .sensorFault(let isFaulty, let since):
+            _ = attempt { tx in
+                try tx.recordSensorFault(isFaulty: isFaulty, since: since, at: now)
+                return []
+            }
         case .tick:
             let after = notWornMessageAfter
+            let faultAfter = sensorFaultMessageAfter
             let result = attempt { tx in
                 var actions = try tx.apply(.tick, at: now)
                 if let after, try tx.remindNotWorn(afterSeconds: after, at: now) { actions.append(.send(.notWorn)) }
+                if let faultAfter, try tx.remindSensorFault(afterSeconds: faultAfter, at: now) { actions.append(.send(.sensorFault)) }
                 return actions
             }
             if case .success(let actions) = result { report(actions, at: now) }
