@@ -44,7 +44,8 @@ bootstrap:
 build: bootstrap
 	$(SWIFT) build -c release --product detectord
 
-# The daemon on config/demo.toml: the synthetic bike crash replayed as the IMU, its GPS track as the
+# The daemon on config/demo.toml: the synthetic bike crash measured by a simulated MPU-6050 and read
+# through the real driver path, its GPS track as the
 # receiver, alerts on the console, countdown and tracking shortened. It ends by itself. The demo's
 # database starts empty each time, so an earlier run's ended emergency does not hold the new one.
 run: build

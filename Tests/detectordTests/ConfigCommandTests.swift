@@ -11,7 +11,7 @@ import Testing
         #expect(lines.contains("  person:   Ana Pereira (+351912345678, PT)"))
         #expect(lines.contains("  contacts: 1: Rui (console)"))
         #expect(lines.contains("  detector: cycling, standard sensitivity"))
-        #expect(lines.contains { $0.hasPrefix("  sensor:   replay ") && $0.hasSuffix("/Datasets/demo/bike-crash.detrec at 1x") })
+        #expect(lines.contains { $0.hasPrefix("  sensor:   simulated mpu6050 measuring ") && $0.hasSuffix("/Datasets/demo/bike-crash.detrec, 100 Hz") }, "\(lines)")
         #expect(lines.contains("  channels: console"))
         #expect(lines.contains("  api:      127.0.0.1:8180"))
     }

@@ -71,15 +71,17 @@ import Testing
         #expect(c.log.level == .info)
     }
 
-    @Test func theDemoLoadsAndReplaysTheBikeCrashWithItsGPS() throws {
+    @Test func theDemoHasASimulatedMPU6050MeasuringTheBikeCrashWithItsGPS() throws {
         let root = DetectordProcess.packageRoot
         let c = try DaemonConfiguration.load(path: root.appendingPathComponent("config/demo.toml").path, environment: [:])
-        guard case .replay(let replay) = c.sensor.source else {
-            Issue.record("the demo replays a recording, got \(c.sensor.source)")
+        guard case .simulated(let simulated) = c.sensor.source else {
+            Issue.record("the demo's chip is simulated, got \(c.sensor.source)")
             return
         }
-        #expect(replay.path == root.appendingPathComponent("Datasets/demo/bike-crash.detrec").standardizedFileURL.path)
-        #expect(FileManager.default.fileExists(atPath: replay.path))
+        #expect(simulated.chip.chip == .mpu6050)
+        #expect(simulated.stopAfterMotion)
+        #expect(simulated.motion == root.appendingPathComponent("Datasets/demo/bike-crash.detrec").standardizedFileURL.path)
+        #expect(FileManager.default.fileExists(atPath: simulated.motion ?? ""))
         #expect(c.gnss == .recording)
         #expect(c.detector.profile.name == "cycling")
         #expect(c.workflow.demo)

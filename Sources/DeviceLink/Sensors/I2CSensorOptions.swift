@@ -16,6 +16,9 @@ public struct I2CSensorOptions: Sendable {
     /// Waits between attempts to find a lost chip: doubling from the first to the last.
     public var firstRetrySeconds: Double
     public var lastRetrySeconds: Double
+    /// Ends the source (as a finished replay) this long after it starts, on its clock: for a
+    /// simulated chip measuring a recording once.
+    public var endAfterSeconds: Double?
 
     public init(busPath: String, address: UInt8? = nil, family: IMUFamily? = nil, request: IMURequest = IMURequest(),
                 axes: AxisMapping = .identity, realtimePriority: Int32? = nil, firstRetrySeconds: Double = 0.1, lastRetrySeconds: Double = 5) {

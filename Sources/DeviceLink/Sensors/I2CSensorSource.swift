@@ -57,7 +57,9 @@ public final class I2CSensorSource: SensorSource {
         var retry = options.firstRetrySeconds
         var gaps: [RecordedEvent] = []
         defer { if let stream { try? stream.driver.stop() } }
+        let endAt = options.endAfterSeconds.map { clock.nowNanoseconds() + Int64($0 * 1e9) }
         while !shouldStop() {
+            if let endAt, clock.nowNanoseconds() >= endAt { return .exhausted }
             guard let current = stream else {
                 do throws(IMUError) {
                     let connected = try connect(bus, resumingAfter: lostBecause)

@@ -67,7 +67,8 @@ struct DaemonConfiguration: Sendable, Equatable {
         let detector = root.contains("detector") ? root.table("detector").flatMap(DetectorSettings.init) : DetectorSettings()
         let sensor = root.table("sensor", required: "a [sensor] table with source = \"i2c\" or \"replay\"").flatMap(SensorSettings.init)
         // From the text, so a [sensor] table with other issues still decides this check.
-        let replaying = root.table["sensor"]?["source"]?.string.map { $0 == "replay" }
+        // A replay carries its fixes; so does a simulated chip's recorded motion.
+        let replaying = root.table["sensor"]?["source"]?.string.map { $0 == "replay" || $0 == "simulated" }
         let gnss = root.contains("gnss") ? root.table("gnss").flatMap { GNSSSettings($0, replaying: replaying) } : GNSSSettings.standard
         let workflow = root.contains("workflow") ? root.table("workflow").flatMap(WorkflowConfiguration.init) : WorkflowConfiguration()
         let channels = root.contains("channels") ? root.table("channels").flatMap(ChannelSettings.init) : ChannelSettings()

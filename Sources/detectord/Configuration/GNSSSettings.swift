@@ -2,7 +2,8 @@
 /// the position). Optional: gpsd on 127.0.0.1:2947.
 enum GNSSSettings: Sendable, Equatable {
     case gpsd(host: String, port: Int)
-    /// The fixes stored in the replayed recording; needs `sensor.source = "replay"`.
+    /// The fixes stored in the replayed recording (or the simulated chip's motion); needs
+    /// `sensor.source = "replay"` or `"simulated"`.
     case recording
     case none
 
@@ -19,7 +20,7 @@ enum GNSSSettings: Sendable, Equatable {
         if let host, host.isEmpty { table.context.report(table.field("host"), "is empty; expected gpsd's host name or address") }
         let port = table.contains("port") ? table.integer("port", in: 1...65_535) : 2947
         if name == "recording", replaying == false {
-            table.context.report(table.field("source"), "\"recording\" needs a recording to take the fixes from: sensor.source = \"replay\"")
+            table.context.report(table.field("source"), "\"recording\" needs a recording to take the fixes from: sensor.source = \"replay\" or \"simulated\"")
             return nil
         }
         switch name {

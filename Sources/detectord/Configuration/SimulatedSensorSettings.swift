@@ -13,8 +13,10 @@ struct SimulatedSensorSettings: Sendable, Equatable {
     var speed: Double
     /// The chip's real rate over its nominal one (1.02: a board 2 % fast).
     var rateFactor: Double
+    /// The source ends two seconds after the motion does, as a replay ends (`make run`).
+    var stopAfterMotion = false
 
-    static let keys = ["motion", "loop", "speed", "rate_factor"]
+    static let keys = ["motion", "loop", "speed", "rate_factor", "stop_after_motion"]
 
     init(chip: I2CSensorSettings, motion: String? = nil, loop: Bool = false, speed: Double = 1, rateFactor: Double = 1) {
         self.chip = chip
@@ -38,7 +40,13 @@ struct SimulatedSensorSettings: Sendable, Equatable {
         let loop = table.contains("loop") ? table.bool("loop") : false
         let speed = table.contains("speed") ? table.number("speed", in: 0.01...100) : 1
         let rateFactor = table.contains("rate_factor") ? table.number("rate_factor", in: 0.9...1.1) : 1
-        guard let chip, motion != nil || !table.contains("motion"), let loop, let speed, let rateFactor else { return nil }
+        let stop = table.contains("stop_after_motion") ? table.bool("stop_after_motion") : false
+        if stop == true, motion == nil || loop == true {
+            table.context.report(table.field("stop_after_motion"), "needs a motion recording that does not loop")
+            return nil
+        }
+        guard let chip, motion != nil || !table.contains("motion"), let loop, let speed, let rateFactor, let stop else { return nil }
         self.init(chip: chip, motion: motion, loop: loop, speed: speed, rateFactor: rateFactor)
+        stopAfterMotion = stop
     }
 }

@@ -25,24 +25,29 @@ enum SensorSourceFactory {
                 throw FallDetectError(.invalidArgument, "a simulated chip must be named", field: "sensor.simulated.chip")
             }
             let motion: any SimulatedMotion
+            let clock: any IMUClock = simulated.speed == 1 ? SystemIMUClock() : ScaledIMUClock(speed: simulated.speed)
+            var options = options(simulated.chip, sensor, busPath: "simulated-i2c-\(simulated.chip.bus)")
             if let path = simulated.motion {
                 let recording = try loadRecording(path)
-                motion = RecordedMotion(recording: recording, loops: simulated.loop)
+                let recorded = RecordedMotion(recording: recording, loops: simulated.loop)
+                motion = recorded
+                if simulated.stopAfterMotion { options.endAfterSeconds = recorded.durationSeconds + 2 }
+                // The recording's fixes, as its receiver gave them, on the chip's clock.
+                if !recording.fixes.isEmpty { RecordedFixPlayer(recording: recording, clock: clock, deliver: fixes).start() }
             } else {
                 motion = RestingMotion()
             }
-            let clock: any IMUClock = simulated.speed == 1 ? SystemIMUClock() : ScaledIMUClock(speed: simulated.speed)
             let address = simulated.chip.address.map(UInt8.init)
             let rateFactor = simulated.rateFactor
             let source = I2CSensorSource(
-                options: options(simulated.chip, sensor, busPath: "simulated-i2c-\(simulated.chip.bus)"), clock: clock,
+                options: options, clock: clock,
                 openBus: { path throws(I2CError) in
                     let bus = SimulatedI2CBus(name: path, clock: clock)
                     SimulatedIMUBoard.attach(model, to: bus, address: address, motion: motion, rateFactor: rateFactor)
                     return bus
                 },
                 notices: { relay.send(.text($0)) }, gaps: { relay.send(.gap($0)) })
-            return Made(source: source, finite: false)
+            return Made(source: source, finite: simulated.stopAfterMotion)
         }
     }
 
