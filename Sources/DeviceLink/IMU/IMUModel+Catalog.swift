@@ -21,6 +21,8 @@ extension IMUModel {
                  note: "LSM6DSM, LSM6DS3TR-C and ISM330DLC answer the same"),
         IMUModel(name: "LSM6DSO", family: .lsm6dso, identityRegister: 0x0F, identityValues: [0x6C], addresses: [0x6A, 0x6B],
                  note: "the LSM6DSOX answers the same and reads the same"),
+        IMUModel(name: "LSM6DSR", family: .lsm6dso, identityRegister: 0x0F, identityValues: [0x6B], addresses: [0x6A, 0x6B],
+                 note: "ISM330DHCX and ASM330LHH answer the same; read with the LSM6DSO driver (same tagged FIFO and ranges up to 2000 °/s)"),
         IMUModel(name: "BMI160", family: .bmi160, identityRegister: 0x00, identityValues: [0xD1], addresses: [0x68, 0x69]),
         IMUModel(name: "ADXL345", family: .adxl345, identityRegister: 0x00, identityValues: [0xE5], addresses: [0x53, 0x1D],
                  note: "an ADXL375 (±200 g) answers the same: set chip = \"adxl375\" for one"),

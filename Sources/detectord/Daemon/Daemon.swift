@@ -89,7 +89,7 @@ struct Daemon {
                 sourceEnded.raise()
                 detector.sourceDidEnd()
                 if case .recording(let recorded) = plan.gnss { recorded.finish() }
-                hub.publish(DaemonEvent("sensor_ended", at: now, [("message", .string("the replay has ended"))]))
+                hub.publish(DaemonEvent("sensor_ended", at: now, [("message", .string("the sensor source has ended (a replay, or a simulated chip's motion)"))]))
             case .success(.stopped):
                 break
             case .failure(let error):

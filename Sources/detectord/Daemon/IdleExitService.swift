@@ -16,7 +16,7 @@ struct IdleExitService: Service {
             guard let machine = try? store.workflow(), let waiting = try? store.waiting() else { continue }
             let settled = machine.state == .noEmergency || machine.state == .emergencyEnded
             if settled, !machine.isTracking, waiting.isEmpty {
-                hub.publish(DaemonEvent("idle", at: WorkflowService.utcNow(), [("message", .string("the replay has ended and nothing is left to do"))]))
+                hub.publish(DaemonEvent("idle", at: WorkflowService.utcNow(), [("message", .string("the sensor source has ended and nothing is left to do"))]))
                 return
             }
         }
