@@ -1,4 +1,6 @@
-/// Placeholder until this family's driver lands: identifies the chip and refuses to configure.
+/// LSM6DS3 and LSM6DSL (and the DSM, DS3TR-C, ISM330DLC that answer 0x6A): accelerometer and
+/// gyroscope at one ODR, read through the untagged FIFO, whose words follow a pattern of
+/// gyroscope x, y, z then accelerometer x, y, z (kernel `st_lsm6dsx_buffer.c`).
 public final class LSM6DS3Driver: IMUDriver {
     public let model: IMUModel
     public let bus: any I2CBus
@@ -6,6 +8,20 @@ public final class LSM6DS3Driver: IMUDriver {
     public private(set) var configuration: IMUConfiguration?
     private let registers: ChipRegisters
     private let clock: any IMUClock
+    private let core: LSM6Core
+    /// WHO_AM_I 0x69. An LSM6DS3H answers the same with a 4 KB FIFO; the watermark stays at most
+    /// half of 8 KB, and an overrun is still seen in FIFO_STATUS2.
+    private let isLSM6DS3: Bool
+    /// Set by `configure`, written by `start`.
+    private var rateCode: UInt8 = 0
+    private var accelerometerBits: UInt8 = 0
+    private var gyroscopeBits: UInt8 = 0
+
+    /// Words of one pattern: gyroscope then accelerometer, three axes each.
+    static let patternWords = 6
+    static let patternBytes = 12
+    /// The longest read i2c-dev allows, in whole patterns.
+    static let maximumRead = 8192 / patternBytes * patternBytes
 
     public init(model: IMUModel, bus: any I2CBus, address: UInt8, clock: any IMUClock) {
         self.model = model
@@ -13,17 +29,131 @@ public final class LSM6DS3Driver: IMUDriver {
         self.address = address
         self.clock = clock
         registers = ChipRegisters(bus: bus, address: address)
+        core = LSM6Core(model: model, registers: registers, clock: clock)
+        isLSM6DS3 = model.identityValues.contains(0x69)
     }
 
-    public func reset() throws(IMUError) { try registers.checkIdentity(of: model) }
+    /// FIFO words: 8 KB on the LSM6DS3, 4 KB on the LSM6DSL (kernel max_fifo_size 1365 / 682 sets
+    /// of 6 bytes).
+    private var capacityWords: Int { isLSM6DS3 ? 4096 : 2048 }
+    /// DIFF_FIFO and FTH are 12 bits on the LSM6DS3, 11 on the LSM6DSL.
+    private var countHighMask: UInt8 { isLSM6DS3 ? 0x0F : 0x07 }
+
+    public func reset() throws(IMUError) {
+        try core.reset()
+        configuration = nil
+    }
 
     public func configure(_ request: IMURequest) throws(IMUError) -> IMUConfiguration {
-        throw .unsupported(chip: model.name, setting: "driver", reason: "not written yet")
+        guard request.rateHz.isFinite, request.rateHz > 0 else {
+            throw .unsupported(chip: model.name, setting: "rate", reason: "\(request.rateHz) Hz")
+        }
+        let rate = LSM6Settings.rate(atLeast: request.rateHz, in: LSM6Settings.untaggedRates(lsm6ds3: isLSM6DS3))
+        guard let accelerometer = LSM6Settings.scale(atLeast: request.accelerometerRange, in: LSM6Settings.accelerometer) else {
+            throw .unsupported(chip: model.name, setting: "accelerometer range", reason: "±\(request.accelerometerRange) g is above its ±16 g")
+        }
+        guard let gyroscope = LSM6Settings.scale(atLeast: request.gyroscopeRange, in: LSM6Settings.gyroscope(smallest: 245)) else {
+            throw .unsupported(chip: model.name, setting: "gyroscope range", reason: "±\(request.gyroscopeRange) °/s is above its ±2000 °/s")
+        }
+        let wanted = request.lowPassHz ?? rate.hz / 4
+        let filter: (hz: Double, option: UInt8)
+        if isLSM6DS3 {
+            // BW_XL (CTRL1_XL 1:0): the anti-aliasing filter, used when CTRL4_C XL_BW_SCAL_ODR is set.
+            let corners: [(hz: Double, option: UInt8)] = [(400, 0b00), (200, 0b01), (100, 0b10), (50, 0b11)]
+            filter = LSM6Settings.nearest(corners, to: wanted)
+            try registers.update(LSM6Register.ctrl4C, mask: 0x80, value: 0x80)
+        } else {
+            // LSM6DSL: the digital LPF1 at ODR/2, or ODR/4 with LPF1_BW_SEL (CTRL1_XL bit 1).
+            let corners: [(hz: Double, option: UInt8)] = [(rate.hz / 2, 0b00), (rate.hz / 4, 0b10)]
+            filter = LSM6Settings.nearest(corners, to: wanted)
+        }
+        accelerometerBits = accelerometer.code << 2 | filter.option
+        gyroscopeBits = gyroscope.code << 2
+        rateCode = rate.code
+        try core.writeControl(accelerometer: accelerometer, accelerometerFilterBits: filter.option, gyroscope: gyroscope, rateCode: 0)
+
+        var capacity = 0
+        var watermark = 1
+        try registers.write(LSM6Register.fifoControl5, LSM6Register.fifoBypass)
+        if request.useFIFO {
+            capacity = capacityWords / Self.patternWords
+            watermark = request.watermark(capacity: capacity, rate: rate.hz)
+            let threshold = watermark * Self.patternWords
+            try registers.write(LSM6Register.fifoThresholdLow, UInt8(threshold & 0xFF))
+            try registers.update(LSM6Register.fifoThresholdHigh, mask: countHighMask, value: UInt8(threshold >> 8))
+            // Both data sets every FIFO ODR tick: decimation code 1 for gyroscope and accelerometer.
+            try registers.write(LSM6Register.fifoDecimation, 0b001_001)
+        }
+        let chosen = IMUConfiguration(
+            model: model.name, rateHz: rate.hz, accelerometerRange: accelerometer.range, gyroscopeRange: gyroscope.range,
+            accelerometerLSBPerG: accelerometer.lsbPerUnit, gyroscopeLSBPerDPS: gyroscope.lsbPerUnit, lowPassHz: filter.hz,
+            fifoCapacity: capacity, watermark: watermark)
+        configuration = chosen
+        return chosen
     }
 
-    public func start() throws(IMUError) {}
+    public func start() throws(IMUError) {
+        guard let configuration else { throw core.notConfigured("start") }
+        try registers.write(LSM6Register.ctrl2G, rateCode << 4 | gyroscopeBits)
+        try registers.write(LSM6Register.ctrl1XL, rateCode << 4 | accelerometerBits)
+        if configuration.usesFIFO { try resetFIFO() }
+    }
 
-    public func drain(into readings: inout [IMUReading]) throws(IMUError) -> IMUDrainReport { IMUDrainReport(count: 0) }
+    /// Bypass empties the FIFO and clears its overrun; continuous mode at the ODR starts it again.
+    private func resetFIFO() throws(IMUError) {
+        try registers.write(LSM6Register.fifoControl5, LSM6Register.fifoBypass)
+        try registers.write(LSM6Register.fifoControl5, rateCode << 3 | LSM6Register.fifoContinuous)
+    }
 
-    public func stop() throws(IMUError) {}
+    public func drain(into readings: inout [IMUReading]) throws(IMUError) -> IMUDrainReport {
+        guard let configuration else { throw core.notConfigured("drain") }
+        guard configuration.usesFIFO else { return try core.readPolled(into: &readings, configuration: configuration) }
+
+        // FIFO_STATUS1…4 in one read: unread words, flags, and the pattern position of the next word.
+        let status = try registers.read(LSM6Register.fifoStatus1, count: 4)
+        let words = Int(status[0]) | Int(status[1] & countHighMask) << 8
+        let pattern = Int(status[2]) | Int(status[3] & 0x03) << 8
+        let empty = status[1] & 0x10 != 0
+        // Bits above the count and the pattern are 0 on a real transfer (bit 3 of STATUS2 is
+        // reserved on the LSM6DSL, bits 7:2 of STATUS4 on both).
+        let reservedSet = status[1] & 0x0F & ~countHighMask != 0 || status[3] & 0xFC != 0
+        if reservedSet || pattern >= Self.patternWords || words > capacityWords || (empty && words != 0) {
+            try resetFIFO()
+            return IMUDrainReport(count: 0, overflowed: true, detail: "FIFO status \(LSM6Core.hex(status)) makes no sense")
+        }
+        if status[1] & 0x40 != 0 {
+            try resetFIFO()
+            return IMUDrainReport(count: 0, overflowed: true, detail: "FIFO overrun (\(capacityWords * 2) bytes full)")
+        }
+
+        // A drain interrupted mid-pattern leaves the next word inside one: read the rest of that
+        // pattern away so gyroscope and accelerometer words are not taken for each other.
+        var remaining = words
+        var detail: String?
+        if pattern != 0, remaining > 0 {
+            let skip = min(remaining, Self.patternWords - pattern)
+            _ = try registers.read(LSM6Register.fifoDataOut, count: skip * 2)
+            remaining -= skip
+            detail = "skipped \(skip) FIFO words to reach a pattern start"
+        }
+        var bytesToRead = remaining / Self.patternWords * Self.patternBytes
+        let before = readings.count
+        while bytesToRead > 0 {
+            let chunk = min(bytesToRead, Self.maximumRead)
+            let bytes = try registers.read(LSM6Register.fifoDataOut, count: chunk)
+            bytes.withUnsafeBytes { raw in
+                for offset in stride(from: 0, to: chunk, by: Self.patternBytes) {
+                    readings.append(LSM6Core.reading(raw, gyroscopeAt: offset, accelerometerAt: offset + 6, configuration: configuration))
+                }
+            }
+            bytesToRead -= chunk
+        }
+        return IMUDrainReport(count: readings.count - before, detail: detail, partialBytes: remaining % Self.patternWords * 2)
+    }
+
+    public func stop() throws(IMUError) {
+        try registers.write(LSM6Register.fifoControl5, LSM6Register.fifoBypass)
+        try registers.write(LSM6Register.ctrl1XL, accelerometerBits)
+        try registers.write(LSM6Register.ctrl2G, gyroscopeBits)
+    }
 }

@@ -1,4 +1,6 @@
-/// Placeholder until this family's driver lands: identifies the chip and refuses to configure.
+/// LSM6DSO and LSM6DSOX: the LSM6DS3's control registers and sensitivities with a tagged FIFO,
+/// where each 7-byte word says which sensor it holds (tag = byte >> 3: 0x01 gyroscope,
+/// 0x02 accelerometer; kernel `st_lsm6dsx_read_tagged_fifo`).
 public final class LSM6DSODriver: IMUDriver {
     public let model: IMUModel
     public let bus: any I2CBus
@@ -6,6 +8,20 @@ public final class LSM6DSODriver: IMUDriver {
     public private(set) var configuration: IMUConfiguration?
     private let registers: ChipRegisters
     private let clock: any IMUClock
+    private let core: LSM6Core
+    private var rateCode: UInt8 = 0
+    private var accelerometerBits: UInt8 = 0
+    private var gyroscopeBits: UInt8 = 0
+    /// The gyroscope word read last and not yet paired: a reading needs the accelerometer word
+    /// of its time slot, which may come in the next drain.
+    private var pendingGyroscope: SIMD3<Float>?
+
+    static let wordBytes = 7
+    /// 3 KB of data: 512 words (kernel max_fifo_size for the LSM6DSO/DSOX).
+    static let capacityWords = 512
+    static let maximumRead = 8192 / wordBytes * wordBytes
+    static let gyroscopeTag: UInt8 = 0x01
+    static let accelerometerTag: UInt8 = 0x02
 
     public init(model: IMUModel, bus: any I2CBus, address: UInt8, clock: any IMUClock) {
         self.model = model
@@ -13,17 +29,126 @@ public final class LSM6DSODriver: IMUDriver {
         self.address = address
         self.clock = clock
         registers = ChipRegisters(bus: bus, address: address)
+        core = LSM6Core(model: model, registers: registers, clock: clock)
     }
 
-    public func reset() throws(IMUError) { try registers.checkIdentity(of: model) }
+    public func reset() throws(IMUError) {
+        try core.reset()
+        configuration = nil
+        pendingGyroscope = nil
+    }
 
     public func configure(_ request: IMURequest) throws(IMUError) -> IMUConfiguration {
-        throw .unsupported(chip: model.name, setting: "driver", reason: "not written yet")
+        guard request.rateHz.isFinite, request.rateHz > 0 else {
+            throw .unsupported(chip: model.name, setting: "rate", reason: "\(request.rateHz) Hz")
+        }
+        let rate = LSM6Settings.rate(atLeast: request.rateHz, in: LSM6Settings.taggedRates)
+        guard let accelerometer = LSM6Settings.scale(atLeast: request.accelerometerRange, in: LSM6Settings.accelerometer) else {
+            throw .unsupported(chip: model.name, setting: "accelerometer range", reason: "±\(request.accelerometerRange) g is above its ±16 g")
+        }
+        guard let gyroscope = LSM6Settings.scale(atLeast: request.gyroscopeRange, in: LSM6Settings.gyroscope(smallest: 250)) else {
+            throw .unsupported(chip: model.name, setting: "gyroscope range", reason: "±\(request.gyroscopeRange) °/s is above its ±2000 °/s")
+        }
+        // LPF1 alone gives ODR/2; LPF2 (CTRL1_XL bit 1) gives ODR/4 … ODR/800 by CTRL8_XL HPCF_XL
+        // 7:5 (LSM6DSO data sheet; ST's lsm6dso_reg.h LSM6DSO_LP_ODR_DIV_*).
+        let divisors: [Double] = [4, 10, 20, 45, 100, 200, 400, 800]
+        let options: [(hz: Double, option: UInt8?)] = [(rate.hz / 2, nil)] + divisors.enumerated().map { (rate.hz / $1, UInt8($0)) }
+        let filter = LSM6Settings.nearest(options, to: request.lowPassHz ?? rate.hz / 4)
+        let filterBits: UInt8 = filter.option == nil ? 0 : 0b10
+        try registers.update(LSM6Register.ctrl8XL, mask: 0xE0, value: (filter.option ?? 0) << 5)
+        accelerometerBits = accelerometer.code << 2 | filterBits
+        gyroscopeBits = gyroscope.code << 2
+        rateCode = rate.code
+        try core.writeControl(accelerometer: accelerometer, accelerometerFilterBits: filterBits, gyroscope: gyroscope, rateCode: 0)
+
+        var capacity = 0
+        var watermark = 1
+        try registers.write(LSM6Register.tagFIFOMode, LSM6Register.fifoBypass)
+        if request.useFIFO {
+            capacity = Self.capacityWords / 2
+            watermark = request.watermark(capacity: capacity, rate: rate.hz)
+            let words = watermark * 2
+            try registers.write(LSM6Register.tagWatermarkLow, UInt8(words & 0xFF))
+            try registers.update(LSM6Register.tagWatermarkHigh, mask: 0x01, value: UInt8(words >> 8))
+            // Both sensors batched at their ODR, so each accelerometer word has a gyroscope word.
+            try registers.write(LSM6Register.tagBatchRate, rate.code << 4 | rate.code)
+        }
+        let chosen = IMUConfiguration(
+            model: model.name, rateHz: rate.hz, accelerometerRange: accelerometer.range, gyroscopeRange: gyroscope.range,
+            accelerometerLSBPerG: accelerometer.lsbPerUnit, gyroscopeLSBPerDPS: gyroscope.lsbPerUnit, lowPassHz: filter.hz,
+            fifoCapacity: capacity, watermark: watermark)
+        configuration = chosen
+        return chosen
     }
 
-    public func start() throws(IMUError) {}
+    public func start() throws(IMUError) {
+        guard let configuration else { throw core.notConfigured("start") }
+        try registers.write(LSM6Register.ctrl2G, rateCode << 4 | gyroscopeBits)
+        try registers.write(LSM6Register.ctrl1XL, rateCode << 4 | accelerometerBits)
+        if configuration.usesFIFO { try resetFIFO() }
+    }
 
-    public func drain(into readings: inout [IMUReading]) throws(IMUError) -> IMUDrainReport { IMUDrainReport(count: 0) }
+    /// Bypass empties the FIFO and clears its overrun; continuous mode starts it again.
+    private func resetFIFO() throws(IMUError) {
+        pendingGyroscope = nil
+        try registers.write(LSM6Register.tagFIFOMode, LSM6Register.fifoBypass)
+        try registers.write(LSM6Register.tagFIFOMode, LSM6Register.fifoContinuous)
+    }
 
-    public func stop() throws(IMUError) {}
+    public func drain(into readings: inout [IMUReading]) throws(IMUError) -> IMUDrainReport {
+        guard let configuration else { throw core.notConfigured("drain") }
+        guard configuration.usesFIFO else { return try core.readPolled(into: &readings, configuration: configuration) }
+
+        let status = try registers.read(LSM6Register.fifoStatus1, count: 2)
+        let words = Int(status[0]) | Int(status[1] & 0x03) << 8
+        // Bit 2 of FIFO_STATUS2 is reserved (0).
+        if words > Self.capacityWords || status[1] & 0x04 != 0 {
+            try resetFIFO()
+            return IMUDrainReport(count: 0, overflowed: true, detail: "FIFO status \(LSM6Core.hex(status)) makes no sense (\(words) words of \(Self.capacityWords))")
+        }
+        // FIFO_OVR_IA (bit 6), or FIFO_OVR_LATCHED (bit 3) when the overrun has passed.
+        if status[1] & 0x48 != 0 {
+            try resetFIFO()
+            return IMUDrainReport(count: 0, overflowed: true, detail: "FIFO overrun (\(Self.capacityWords) words full)")
+        }
+
+        let before = readings.count
+        var bytesToRead = words * Self.wordBytes
+        while bytesToRead > 0 {
+            let chunk = min(bytesToRead, Self.maximumRead)
+            let bytes = try registers.read(LSM6Register.tagDataOut, count: chunk)
+            bytes.withUnsafeBytes { raw in
+                for offset in stride(from: 0, to: chunk, by: Self.wordBytes) {
+                    take(raw, at: offset, configuration: configuration, into: &readings)
+                }
+            }
+            bytesToRead -= chunk
+        }
+        return IMUDrainReport(count: readings.count - before, partialBytes: pendingGyroscope == nil ? 0 : Self.wordBytes)
+    }
+
+    /// Pairs an accelerometer word with the gyroscope word before it (the chip writes a time
+    /// slot's gyroscope word first). An accelerometer word without one lost its partner (a
+    /// drain cut short) and is dropped, so the pairs realign at the next slot; other tags
+    /// (timestamp, temperature) are not batched and are skipped.
+    private func take(_ raw: UnsafeRawBufferPointer, at offset: Int, configuration: IMUConfiguration, into readings: inout [IMUReading]) {
+        switch raw[offset] >> 3 {
+        case Self.gyroscopeTag:
+            pendingGyroscope = LSM6Core.vector(raw, at: offset + 1, lsbPerUnit: configuration.gyroscopeLSBPerDPS)
+        case Self.accelerometerTag:
+            guard let gyroscope = pendingGyroscope else { return }
+            readings.append(IMUReading(acceleration: LSM6Core.vector(raw, at: offset + 1, lsbPerUnit: configuration.accelerometerLSBPerG),
+                                       angularRate: gyroscope))
+            pendingGyroscope = nil
+        default:
+            break
+        }
+    }
+
+    public func stop() throws(IMUError) {
+        pendingGyroscope = nil
+        try registers.write(LSM6Register.tagFIFOMode, LSM6Register.fifoBypass)
+        try registers.write(LSM6Register.ctrl1XL, accelerometerBits)
+        try registers.write(LSM6Register.ctrl2G, gyroscopeBits)
+    }
 }
