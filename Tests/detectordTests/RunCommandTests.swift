@@ -70,7 +70,7 @@ import Glibc
         let daemon = try setup.start([])
         defer { daemon.terminate() }
         let found = try daemon.waitForEvent("sensor", timeout: 30) { $0.contains("MPU-6050 at 0x68") }
-        #expect(found.contains("FIFO"), found)
+        #expect(found.contains("FIFO"), "\(found)")
         try daemon.waitForEvent("detection", timeout: 60) { $0.contains("kind=fall") }
         try daemon.waitForEvent("transition", timeout: 60) { $0.contains("to=EMERGENCY_SENT") }
         // The fall's 15 s are over, and the chip goes on measuring the wearer lying still.
@@ -82,7 +82,7 @@ import Glibc
         #expect(Self.messages(sink, kind: "alert").count == 1, "\(sink.requests.count) requests")
         #expect(!daemon.logLines.contains { DaemonProcess.eventType(of: $0) == "sensor_gap" }, "no gap in a clean simulated stream")
         let stop = daemon.logLines.first { DaemonProcess.eventType(of: $0) == "stop" } ?? ""
-        #expect(DaemonProcess.value("dropped", in: stop) == "0", stop)
+        #expect(DaemonProcess.value("dropped", in: stop) == "0", "\(stop)")
     }
 
     @Test func aReplayedWalkDeliversNothing() throws {
