@@ -8,7 +8,13 @@ public struct IMUIdentity: Sendable, Hashable, CustomStringConvertible {
     public var idRegister: UInt8 { model.identityRegister }
 
     public var description: String {
-        "\(chip) at 0x\(String(address, radix: 16)) (register 0x\(String(idRegister, radix: 16, uppercase: true)) = 0x\(String(idValue, radix: 16, uppercase: true)))"
+        "\(chip) at 0x\(String(address, radix: 16)) (register \(Self.byte(idRegister)) = \(Self.byte(idValue)))"
+    }
+
+    /// 0x0F, two hex digits as data sheets write registers.
+    static func byte(_ value: UInt8) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return "0x" + (digits.count == 1 ? "0" + digits : digits)
     }
 
     /// Addresses where known parts can answer, in scan order.
