@@ -4,7 +4,7 @@ enum SensorHealth: Sendable, Equatable, CustomStringConvertible {
     case streaming
     /// No sample for this long (seconds): a sensor fault, reported within `stallSeconds`.
     case stalled(seconds: Double)
-    /// A replay ran out; nothing more will come.
+    /// A finite source (a replay, a simulated chip's motion) ran out; nothing more will come.
     case ended
     case failed(String)
 
@@ -13,7 +13,7 @@ enum SensorHealth: Sendable, Equatable, CustomStringConvertible {
         case .starting: "starting"
         case .streaming: "streaming"
         case .stalled(let s): "sensor fault: no sample for \(Int(s.rounded(.down))) s"
-        case .ended: "replay ended"
+        case .ended: "ended"
         case .failed(let why): "failed: \(why)"
         }
     }
