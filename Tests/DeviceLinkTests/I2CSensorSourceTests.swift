@@ -205,7 +205,7 @@ import Glibc
                 SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion())
             }
         }
-        #expect(faultBefore?.contains("no known IMU answered") == true, "\(faultBefore ?? "none")")
+        #expect(faultBefore?.contains("no known IMU answered at 0x68, 0x69") == true, "\(faultBefore ?? "none")")
         #expect(run.samples.count > 300)
         #expect(source.condition?.fault == nil)
     }

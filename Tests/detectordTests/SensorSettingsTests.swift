@@ -57,7 +57,7 @@ import Testing
         let dir = try DaemonConfigurationTests.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("d.toml").path
-        FileManager.default.createFile(atPath: dir.appendingPathComponent("fall.detrec").path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: dir.appendingPathComponent("fall.detrec").path, contents: Data()))
         let good = Self.simulated + "[sensor.simulated]\nchip = \"mpu6050\"\nmotion = \"fall.detrec\"\nspeed = 4\nrate_factor = 1.02\n"
         let c = try DaemonConfiguration.parse(text: good, path: path, environment: [:])
         guard case .simulated(let s) = c.sensor.source else {

@@ -6,6 +6,9 @@ public enum IMUError: Error, Sendable, Equatable, CustomStringConvertible {
     case wrongIdentity(chip: String, bus: String, address: UInt8, register: UInt8, found: UInt8, expected: [UInt8])
     /// The chip cannot do what the request asked (a rate above its maximum, a gyroscope it lacks).
     case unsupported(chip: String, setting: String, reason: String)
+    /// Nothing (or nothing known) answered where the chip should be: not plugged in yet, or
+    /// unplugged. The source keeps looking.
+    case absent(chip: String, bus: String, addresses: [UInt8])
     /// The chip did not come out of reset or start in time.
     case notReady(chip: String, bus: String, address: UInt8, detail: String)
 
@@ -17,6 +20,8 @@ public enum IMUError: Error, Sendable, Equatable, CustomStringConvertible {
                 + expected.map { "0x" + String($0, radix: 16, uppercase: true) }.joined(separator: " or ")
                 + "), found 0x\(String(found, radix: 16, uppercase: true))"
         case let .unsupported(chip, setting, reason): "\(chip): \(setting): \(reason)"
+        case let .absent(chip, bus, addresses):
+            "\(bus): no \(chip) answered at " + addresses.map { "0x" + String($0, radix: 16) }.joined(separator: ", ")
         case let .notReady(chip, bus, address, detail): "\(bus) at 0x\(String(address, radix: 16)): \(chip) \(detail)"
         }
     }

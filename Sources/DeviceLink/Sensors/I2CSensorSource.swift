@@ -143,9 +143,8 @@ public final class I2CSensorSource: SensorSource {
             }
         }
         guard let (model, address) = found else {
-            let place = options.address.map { " at \(Self.hex($0))" } ?? ""
-            throw .notReady(chip: options.family.flatMap(IMUModel.first(of:))?.name ?? "IMU", bus: bus.name, address: options.address ?? 0,
-                            detail: "no known IMU answered\(place)")
+            let chip = options.family.flatMap(IMUModel.first(of:))?.name ?? "known IMU"
+            throw .absent(chip: chip, bus: bus.name, addresses: options.addresses)
         }
         let driver = IMUDriverFactory.make(model: model, bus: bus, address: address, clock: clock)
         try driver.reset()

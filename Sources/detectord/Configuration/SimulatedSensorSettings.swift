@@ -15,8 +15,15 @@ struct SimulatedSensorSettings: Sendable, Equatable {
     var rateFactor: Double
     /// The source ends two seconds after the motion does, as a replay ends (`make run`).
     var stopAfterMotion = false
+    /// A fault shown on purpose: "unplug" or "hung-bus", from `faultAtSeconds` for
+    /// `faultForSeconds` of the chip's clock, so the daemon's fault handling can be watched.
+    var fault: String?
+    var faultAtSeconds: Double = 10
+    var faultForSeconds: Double = 2
 
-    static let keys = ["motion", "loop", "speed", "rate_factor", "stop_after_motion"]
+    static let faults = ["unplug", "hung-bus"]
+
+    static let keys = ["motion", "loop", "speed", "rate_factor", "stop_after_motion", "fault", "fault_at_seconds", "fault_for_seconds"]
 
     init(chip: I2CSensorSettings, motion: String? = nil, loop: Bool = false, speed: Double = 1, rateFactor: Double = 1) {
         self.chip = chip
@@ -45,8 +52,16 @@ struct SimulatedSensorSettings: Sendable, Equatable {
             table.context.report(table.field("stop_after_motion"), "needs a motion recording that does not loop")
             return nil
         }
-        guard let chip, motion != nil || !table.contains("motion"), let loop, let speed, let rateFactor, let stop else { return nil }
+        let fault = table.string("fault").flatMap { table.oneOf("fault", $0, Self.faults) }
+        let at = table.contains("fault_at_seconds") ? table.number("fault_at_seconds", in: 0...86_400) : 10
+        let lasting = table.contains("fault_for_seconds") ? table.number("fault_for_seconds", in: 0.01...86_400) : 2
+        guard let chip, motion != nil || !table.contains("motion"), let loop, let speed, let rateFactor, let stop,
+              fault != nil || !table.contains("fault"), let at, let lasting
+        else { return nil }
         self.init(chip: chip, motion: motion, loop: loop, speed: speed, rateFactor: rateFactor)
         stopAfterMotion = stop
+        self.fault = fault
+        faultAtSeconds = at
+        faultForSeconds = lasting
     }
 }

@@ -39,11 +39,18 @@ enum SensorSourceFactory {
             }
             let address = simulated.chip.address.map(UInt8.init)
             let rateFactor = simulated.rateFactor
+            // A fault on purpose, timed from when the daemon starts, on the chip's clock.
+            let start = clock.nowNanoseconds()
+            let fault: (SimulatedI2CFault, Int64, Int64)? = simulated.fault.map { name in
+                (name == "unplug" ? .unplugged : .hungBus, start + Int64(simulated.faultAtSeconds * 1e9),
+                 start + Int64((simulated.faultAtSeconds + simulated.faultForSeconds) * 1e9))
+            }
             let source = I2CSensorSource(
                 options: options, clock: clock,
                 openBus: { path throws(I2CError) in
                     let bus = SimulatedI2CBus(name: path, clock: clock)
-                    SimulatedIMUBoard.attach(model, to: bus, address: address, motion: motion, rateFactor: rateFactor)
+                    let at = SimulatedIMUBoard.attach(model, to: bus, address: address, motion: motion, rateFactor: rateFactor)
+                    if let (kind, from, until) = fault { bus.scheduleFault(kind, at: kind == .hungBus ? nil : at, from: from, until: until) }
                     return bus
                 },
                 notices: { relay.send(.text($0)) }, gaps: { relay.send(.gap($0)) })

@@ -27,6 +27,9 @@ public final class SimulatedI2CBus: I2CBus {
     public var busFault: SimulatedI2CFault?
     /// Faults that happen once, on the next transfers, in order (nil address: any).
     private var scheduled: [(address: UInt8?, fault: SimulatedI2CFault)] = []
+    /// Faults in force over a span of the clock's time (a demonstration's unplug); an unplug
+    /// power-cycles the chip when it ends.
+    private var timed: [(fault: SimulatedI2CFault, address: UInt8?, from: Int64, until: Int64, over: Bool)] = []
 
     public init(name: String = "simulated-i2c", clock: any IMUClock = SystemIMUClock(), counters: SimulatedBusCounters = SimulatedBusCounters()) {
         self.name = name
@@ -51,10 +54,38 @@ public final class SimulatedI2CBus: I2CBus {
         scheduled.append((address, fault))
     }
 
+    /// `fault` in force from `from` until `until` (the clock's nanoseconds), for `address` or
+    /// (nil) the whole bus.
+    public func scheduleFault(_ fault: SimulatedI2CFault, at address: UInt8?, from: Int64, until: Int64) {
+        timed.append((fault, address, from, until, false))
+    }
+
+    /// The timed fault in force for `address` now; ends those that are over.
+    private func timedFault(for address: UInt8) -> SimulatedI2CFault? {
+        guard !timed.isEmpty else { return nil }
+        let now = clock.nowNanoseconds()
+        var active: SimulatedI2CFault?
+        for index in timed.indices {
+            let entry = timed[index]
+            if now >= entry.until {
+                if !entry.over {
+                    timed[index].over = true
+                    if entry.fault == .unplugged {
+                        let affected = entry.address.map { [devices[$0]].compactMap { $0 } } ?? Array(devices.values)
+                        for device in affected { device.powerCycle() }
+                    }
+                }
+            } else if now >= entry.from, entry.address == nil || entry.address == address {
+                active = entry.fault
+            }
+        }
+        return active
+    }
+
     public func resetStatistics() { counters.reset() }
 
     private func check(_ address: UInt8, register: UInt8, operation: String) throws(I2CError) -> any SimulatedI2CDevice {
-        var fault = busFault ?? faults[address]
+        var fault = busFault ?? faults[address] ?? timedFault(for: address)
         if fault == nil, let index = scheduled.firstIndex(where: { $0.address == nil || $0.address == address }) {
             fault = scheduled.remove(at: index).fault
         }
