@@ -114,6 +114,10 @@ import Glibc
         #expect(sensor["fault"] as? Bool == true, "\(sensor)")
         #expect((sensor["fault_reason"] as? String)?.contains("LSM6DSO") == true, "\(sensor)")
         let stalled = try daemon.waitForEvent("sensor_fault", timeout: 10)
+        Thread.sleep(forTimeInterval: 0.1)
+        let (_, during, _) = try DaemonProcess.request(api + "/api/status")
+        let workflow = try #require(during["workflow"] as? [String: Any])
+        #expect(workflow["sensor_fault_since"] is String, "the workflow keeps the fault too: \(workflow)")
         #expect((DaemonProcess.time(of: stalled) ?? 99) - lostAt <= 1.2, "the stall follows within stall_seconds")
         let gap = try daemon.waitForEvent("sensor_gap", timeout: 15)
         let lostSamples = Int(DaemonProcess.value("lost_samples", in: gap) ?? "") ?? 0

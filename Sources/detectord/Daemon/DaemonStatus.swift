@@ -49,6 +49,8 @@ final class DaemonStatus: Sendable {
         if let left = machine.countdownRemaining(at: utc) { workflow["countdown_s"] = Self.tenths(left) }
         if let left = machine.trackingRemaining(at: utc) { workflow["tracking_s"] = Self.tenths(left) }
         if let next = machine.nextKeychainMessage(at: utc) { workflow["next_keychain_message_s"] = Self.tenths(next) }
+        // The workflow's own record of a sensor fault (kept in SQLite, so it survives a restart).
+        if let since = try store.transaction({ tx in try tx.sensorFaultSince() }) { workflow["sensor_fault_since"] = DaemonEvent.timestamp(since) }
         var sensor: [String: Any] = [
             "source": sensorSummary, "health": live.health.description, "fault": live.health.isFault,
             "samples": live.samples, "dropped": live.dropped, "rate_hz": Self.tenths(live.measuredRate),
