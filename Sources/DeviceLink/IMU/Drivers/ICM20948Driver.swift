@@ -111,29 +111,9 @@ public final class ICM20948Driver: IMUDriver {
         let raw = Int(countBytes[0]) << 8 | Int(countBytes[1])
         // A 13-bit count; the top three bits are reserved.
         let count = raw & 0x1FFF
-        if count > R.fifoBytes {
-            try resetFIFO()
-            return IMUDrainReport(count: 0, overflowed: true, detail: "FIFO count \(InvenSenseSettings.hex(count)) exceeds \(R.fifoBytes) bytes")
-        }
-        if status & R.fifoOverflowBits != 0 || count >= InvenSenseSettings.overflowThreshold(fifoBytes: R.fifoBytes) {
-            try resetFIFO()
-            return IMUDrainReport(count: 0, overflowed: true, detail: "FIFO overflow (\(count) of \(R.fifoBytes) bytes)")
-        }
-
-        let record = InvenSenseSettings.recordBytes
-        let records = count / record
-        if records > 0 {
-            // FIFO_R_W does not auto-increment: one read takes every whole record.
-            let data = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(records * record)])
-            try registers.read(R.fifoReadWrite, into: data)
-            let bytes = UnsafeRawBufferPointer(data)
-            readings.reserveCapacity(readings.count + records)
-            for index in 0..<records {
-                readings.append(InvenSenseSettings.reading(bytes, at: index * record, gyroOffset: index * record + 6,
-                                                           lsbPerG: configuration.accelerometerLSBPerG, lsbPerDPS: configuration.gyroscopeLSBPerDPS))
-            }
-        }
-        return IMUDrainReport(count: records, partialBytes: count - records * record)
+        return try InvenSenseFIFO.drain(
+            count: count, overflowFlag: status & R.fifoOverflowBits != 0, fifoBytes: R.fifoBytes, buffer: buffer, configuration: configuration,
+            into: &readings, readPort: { (data) throws(IMUError) in try registers.read(R.fifoReadWrite, into: data) }, reset: resetFIFO)
     }
 
     public func stop() throws(IMUError) {

@@ -96,30 +96,9 @@ public final class MPU6050Driver: IMUDriver {
         let countBytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<2])
         try registers.read(R.fifoCountH, into: countBytes)
         let count = Int(countBytes[0]) << 8 | Int(countBytes[1])
-        if count > fifoBytes {
-            try resetFIFO()
-            return IMUDrainReport(count: 0, overflowed: true, detail: "FIFO count \(InvenSenseSettings.hex(count)) exceeds \(fifoBytes) bytes")
-        }
-        // After an overflow the oldest bytes were overwritten mid-record: nothing in it is aligned.
-        if status & R.fifoOverflow != 0 || count >= InvenSenseSettings.overflowThreshold(fifoBytes: fifoBytes) {
-            try resetFIFO()
-            return IMUDrainReport(count: 0, overflowed: true, detail: "FIFO overflow (\(count) of \(fifoBytes) bytes)")
-        }
-
-        let record = InvenSenseSettings.recordBytes
-        let records = count / record
-        if records > 0 {
-            // FIFO_R_W does not auto-increment: one read takes every whole record.
-            let data = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(records * record)])
-            try registers.read(R.fifoReadWrite, into: data)
-            let bytes = UnsafeRawBufferPointer(data)
-            readings.reserveCapacity(readings.count + records)
-            for index in 0..<records {
-                readings.append(InvenSenseSettings.reading(bytes, at: index * record, gyroOffset: index * record + 6,
-                                                           lsbPerG: configuration.accelerometerLSBPerG, lsbPerDPS: configuration.gyroscopeLSBPerDPS))
-            }
-        }
-        return IMUDrainReport(count: records, partialBytes: count - records * record)
+        return try InvenSenseFIFO.drain(
+            count: count, overflowFlag: status & R.fifoOverflow != 0, fifoBytes: fifoBytes, buffer: buffer, configuration: configuration,
+            into: &readings, readPort: { (data) throws(IMUError) in try registers.read(R.fifoReadWrite, into: data) }, reset: resetFIFO)
     }
 
     public func stop() throws(IMUError) {
