@@ -1,4 +1,5 @@
 import FallDetect
+import Foundation
 import Synchronization
 import Testing
 @testable import DeviceLink
@@ -230,6 +231,27 @@ import Glibc
         try run.run(source, seconds: 1)
         let last = try #require(run.samples.last)
         #expect(abs(last.acceleration.z - 1) < 0.002 && abs(last.acceleration.x) < 0.002)
+    }
+
+    /// SCHED_FIFO asked for the sensor thread: granted or not, the log says which (this test runs
+    /// the source on a thread of its own, so the test runner's threads keep their priority).
+    @Test func realTimePriorityIsAskedAndTheAnswerSaid() throws {
+        let run = Run()
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion())
+        var options = Self.options()
+        options.realtimePriority = 5
+        let source = run.source(options)
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) let unsafeRun = run
+        let thread = Thread {
+            try? unsafeRun.run(source, seconds: 0.5)
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+        let said = run.log.notices.withLock { $0 }.filter { $0.contains("real-time priority 5") }
+        #expect(said.count == 1, "\(run.log.notices.withLock { $0 })")
+        #expect(said.first.map { $0.contains("SCHED_FIFO") || $0.contains("LimitRTPRIO=5") } == true)
     }
 
     @Test func aMissingBusNamesItsPathAndErrno() {

@@ -172,12 +172,17 @@ import Glibc
         let second = try setup.start()
         defer { second.kill9() }
         let base = try second.apiBase()
+        // The status is read somewhere between these two instants (a loaded machine can take
+        // seconds to answer): what is left must lie between what each allows.
+        let asked = Date().timeIntervalSince1970
         let status = try DaemonProcess.request(base + "/api/status")
+        let answered = Date().timeIntervalSince1970
         let workflow = status.body["workflow"] as? [String: Any] ?? [:]
         #expect(workflow["state"] as? String == "ALERT_COUNTDOWN", "\(status.text)")
         let left = try #require(workflow["countdown_s"] as? Double, "\(status.text)")
-        let expected = 60 - (Date().timeIntervalSince1970 - countdownStart)
-        #expect(abs(left - expected) < 1.5, "\(left) s left, \(expected) s expected")
+        let most = 60 - (asked - countdownStart) + 1
+        let least = 60 - (answered - countdownStart) - 1
+        #expect(left <= most && left >= least, "\(left) s left, \(least)...\(most) s expected")
         second.terminate()
         #expect(second.waitForExit(timeout: 20))
     }

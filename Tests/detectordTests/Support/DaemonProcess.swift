@@ -138,7 +138,8 @@ final class DaemonProcess: Sendable {
             result.withLock { $0 = (data ?? Data(), (response as? HTTPURLResponse)?.statusCode ?? 0) }
             done.signal()
         }.resume()
-        _ = done.wait(timeout: .now() + 10)
+        // Generous: a PIN check is slow on purpose, and the suites run beside heavy training tests.
+        _ = done.wait(timeout: .now() + 30)
         let (data, status) = result.withLock { $0 } ?? (Data(), 0)
         let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
         return (status, object, String(decoding: data, as: UTF8.self))
