@@ -1,7 +1,6 @@
 import DeviceLink
 import FallDetect
 import Foundation
-import Synchronization
 
 /// `probe --i2c`: scans a bus (or a simulated one) for known IMUs, prints what each is and the
 /// `[sensor.i2c]` lines that read it, and with `stream` runs the first one's driver through the
@@ -68,41 +67,18 @@ struct I2CProbe {
                 return simulated
             },
             notices: { out.write("i2c:       \($0)\n") })
-        let ring = SampleRing(capacity: 1 << 14)
-        let stop = Atomic<Bool>(false)
-        let failure = Mutex<FallDetectError?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            let producer = ring.makeProducer()
-            do throws(FallDetectError) {
-                _ = try source.run(into: producer, batchWritten: {}, shouldStop: { stop.load(ordering: .acquiring) })
-            } catch {
-                failure.withLock { $0 = error }
-            }
-            done.signal()
-        }
-        thread.name = "probe-sensor"
-        thread.start()
-        let consumer = ring.makeConsumer()
-        let buffer = UnsafeMutableBufferPointer<IMUSample>.allocate(capacity: 1024)
-        defer { buffer.deallocate() }
         let start = MonotonicTime.nowNanoseconds()
         var total = 0
         var secondStart = start
         var secondCount = 0
         var nextPrint = start
-        while MonotonicTime.nowNanoseconds() - start < Int64(seconds * 1e9), failure.withLock({ $0 }) == nil {
-            Thread.sleep(forTimeInterval: 0.02)
+        let outcome = SensorThread.run(source, stop: OnceFlag(), seconds: seconds) { batch in
             let now = MonotonicTime.nowNanoseconds()
-            while true {
-                let n = consumer.pop(into: buffer)
-                if n == 0 { break }
-                total += n
-                secondCount += n
-                if now >= nextPrint {
-                    out.write("i2c:       \(Self.describe(buffer[n - 1]))\n")
-                    nextPrint = now + 100_000_000
-                }
+            total += batch.count
+            secondCount += batch.count
+            if now >= nextPrint, let last = batch.last {
+                out.write("i2c:       \(Self.describe(last))\n")
+                nextPrint = now + 100_000_000
             }
             if now - secondStart >= 1_000_000_000 {
                 out.write("i2c:       \(secondCount) samples in the last \(ProgressLine.fixed(Double(now - secondStart) / 1e9, 2)) s\n")
@@ -110,9 +86,7 @@ struct I2CProbe {
                 secondCount = 0
             }
         }
-        stop.store(true, ordering: .releasing)
-        done.wait()
-        if let error = failure.withLock({ $0 }) {
+        if case .failure(let error) = outcome {
             out.write("i2c:       \(error)\n")
             return false
         }
