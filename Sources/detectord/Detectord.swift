@@ -10,11 +10,12 @@ struct Detectord: AsyncParsableCommand {
             detects falls and crashes, and runs the emergency workflow. The same engine replays \
             recordings and public datasets for evaluation.
 
-            Available today: run (the live daemon, on a replayed recording until the I2C drivers land) \
-            and ctl (its command-line client), config check, replay (with the fall, free-fall and crash \
-            detectors), synth, probe, drill, status, bench (the paper's trial protocol and the \
-            detectors' online protocol) and train. record and pair are named so scripts can rely on \
-            the command line; they report that they are not implemented yet.
+            Available today: run (the live daemon, on an I2C IMU, a simulated chip or a replayed \
+            recording) and ctl (its command-line client), config check, record, replay (with the fall, \
+            free-fall and crash detectors), synth, probe (including --i2c --stream), drill, status, \
+            bench (the paper's trial protocol, the detectors' online protocol, and --i2c for the driver \
+            path) and train. pair is named so scripts can rely on the command line; it reports that it \
+            is not implemented yet.
             """,
         version: DetectordVersion.current,
         subcommands: [

@@ -11,7 +11,8 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             Reads the configuration FILE (see config/detectord.example.toml; `detectord config check FILE` \
             reports every problem with its line), then runs until SIGTERM or SIGINT: the sensor source \
-            (an I2C IMU, or a recording replayed in real time), the profile's detectors, the workflow and \
+            (an I2C IMU, a simulated chip read by the same drivers, or a recording replayed in real \
+            time), the profile's detectors, the workflow and \
             its SQLite database, the outbox dispatcher and its channels, GNSS from gpsd or the recording, \
             and the HTTP API on loopback (`detectord ctl`). A restart resumes an incident where it was. \
             Under systemd (Type=notify) it reports readiness and pings the watchdog while the detector \
