@@ -16,7 +16,7 @@ import Testing
         #expect((1_975...2_000).contains(row.samples), "\(row.samples)")
     }
 
-    @Test(arguments: [IMUFamily.mpu6050, .mpu6500, .icm20948, .lsm6ds3, .lsm6dso])
+    @Test(arguments: [IMUFamily.mpu6050, .mpu6500, .icm20948, .lsm6ds3, .lsm6dso, .bmi160])
     func fifoDrainsTakeAFractionOfPollingsTransfers(family: IMUFamily) throws {
         let fifo = try DriverPathBench(family: family, rateHz: 200, useFIFO: true, seconds: 10).run()
         let polled = try DriverPathBench(family: family, rateHz: 200, useFIFO: false, seconds: 10).run()
