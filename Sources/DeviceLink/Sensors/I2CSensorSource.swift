@@ -90,7 +90,11 @@ public final class I2CSensorSource: SensorSource {
             }
             clock.sleep(nanoseconds: current.drainInterval)
             do throws(IMUError) {
-                let pushed = try state.withLock { (s) throws(IMUError) in try current.cycle(into: producer, condition: &s, gaps: &gaps) }
+                // The drain runs outside the lock, so a status request never waits on the bus (a hung
+                // one takes up to a second to time out). Only this thread writes the condition.
+                var condition = state.withLock { $0 }
+                let pushed = try current.cycle(into: producer, condition: &condition, gaps: &gaps)
+                state.withLock { $0 = condition }
                 if pushed > 0 { batchWritten() }
                 for gap in gaps {
                     onGap(gap)

@@ -46,8 +46,11 @@ struct I2CProbe {
         bus.hasPrefix("/dev/i2c-") ? String(bus.dropFirst("/dev/i2c-".count)) : "1"
     }
 
-    private func openBus() throws(I2CError) -> any I2CBus {
-        guard let simulate, let family = simulate.family, let model = IMUModel.first(of: family) else { return try LinuxI2CBus(path: bus) }
+    private func openBus() throws(I2CError) -> any I2CBus { try Self.openBus(bus, simulate: simulate) }
+
+    /// The Linux bus at `path`, or a simulated bus with `simulate`'s chip lying still on it.
+    static func openBus(_ path: String, simulate: I2CChip?) throws(I2CError) -> any I2CBus {
+        guard let simulate, let family = simulate.family, let model = IMUModel.first(of: family) else { return try LinuxI2CBus(path: path) }
         let simulated = SimulatedI2CBus(name: "simulated-i2c", clock: SystemIMUClock())
         SimulatedIMUBoard.attach(model, to: simulated, motion: RestingMotion())
         return simulated
@@ -60,12 +63,7 @@ struct I2CProbe {
         let out = out
         let source = I2CSensorSource(
             options: options,
-            openBus: { path throws(I2CError) in
-                guard let simulate, let family = simulate.family, let model = IMUModel.first(of: family) else { return try LinuxI2CBus(path: path) }
-                let simulated = SimulatedI2CBus(name: "simulated-i2c", clock: SystemIMUClock())
-                SimulatedIMUBoard.attach(model, to: simulated, motion: RestingMotion())
-                return simulated
-            },
+            openBus: { path throws(I2CError) in try Self.openBus(path, simulate: simulate) },
             notices: { out.write("i2c:       \($0)\n") })
         let start = MonotonicTime.nowNanoseconds()
         var total = 0

@@ -27,7 +27,7 @@ final class IMUStream {
         samples.reserveCapacity(max(64, configuration.watermark * 4))
     }
 
-    /// Seconds to wait before the next drain: the watermark's worth of samples (one sample when
+    /// Nanoseconds to wait before the next drain: the watermark's worth of samples (one sample when
     /// polled), at most 50 ms so a stop request is seen.
     var drainInterval: Int64 {
         let seconds = Double(max(1, configuration.watermark)) / estimator.rateHz

@@ -35,15 +35,19 @@ public struct SampleTimestamper: Sendable {
     /// Stamps `count` samples drained at `now`, at `rateHz`. `broken` says the driver knows
     /// samples were lost before them (overflow, re-initialisation).
     public mutating func stamp(count: Int, drainedAt now: Int64, rateHz: Double, broken: Bool = false) -> Batch {
+        let batch = place(count: count, drainedAt: now, rateHz: rateHz, broken: broken)
+        if count > 0 { lastNanoseconds = batch.timestamp(of: count - 1) }
+        return batch
+    }
+
+    private func place(count: Int, drainedAt now: Int64, rateHz: Double, broken: Bool) -> Batch {
         let period = 1e9 / rateHz
         let periodNanoseconds = Int64(period.rounded())
         let fromDrain = now - Int64((Double(max(0, count - 1)) * period).rounded())
         guard count > 0 else {
             return Batch(firstNanoseconds: now, periodNanoseconds: periodNanoseconds, period: period, lostBefore: 0, restarted: false)
         }
-        defer { lastNanoseconds = batchLast }
         guard let last = lastNanoseconds else {
-            batchLast = fromDrain + Int64((Double(count - 1) * period).rounded())
             return Batch(firstNanoseconds: fromDrain, periodNanoseconds: periodNanoseconds, period: period, lostBefore: 0, restarted: true)
         }
         let continued = Double(last) + period
@@ -53,19 +57,15 @@ public struct SampleTimestamper: Sendable {
             // before the last sample, whatever the drain clock says.
             let first = max(fromDrain, last + periodNanoseconds)
             let lost = max(0, Int((Double(first - last) / period).rounded()) - 1)
-            batchLast = first + Int64((Double(count - 1) * period).rounded())
             return Batch(firstNanoseconds: first, periodNanoseconds: periodNanoseconds, period: period, lostBefore: lost, restarted: true)
         }
         // Within a period and a half: the same run. Steer a share of the drift, at most a
-        // quarter period, and never backwards past half a period after the last stamp.
+        // quarter period either way.
         let correction = max(-0.25 * period, min(0.25 * period, steering * drift))
         let first = Int64((continued + correction).rounded())
-        batchLast = first + Int64((Double(count - 1) * period).rounded())
         let surplus = drift < -1.5 * period ? Int((-drift / period).rounded(.down)) : 0
         return Batch(firstNanoseconds: first, periodNanoseconds: periodNanoseconds, period: period, lostBefore: 0, restarted: false, surplus: surplus)
     }
-
-    private var batchLast: Int64 = 0
 
     /// Forgets the run: the next batch starts from its drain time (a chip re-initialised).
     public mutating func restart() { lastNanoseconds = nil }

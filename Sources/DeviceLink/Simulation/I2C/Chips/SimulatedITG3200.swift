@@ -6,8 +6,6 @@ public final class SimulatedITG3200: SimulatedRegisterChip {
     private typealias R = ITG3200Register
 
     public let model: IMUModel
-    /// The ITG-3200 has no FIFO; kept so every simulated chip has the same fault switches.
-    public var corruptNextFIFOCount = false
     private var schedule: SampleSchedule?
 
     public init(model: IMUModel, motion: any SimulatedMotion = RestingMotion(), clock: any IMUClock, rateFactor: Double = 1) {
