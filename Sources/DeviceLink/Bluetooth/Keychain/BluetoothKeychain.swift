@@ -1,0 +1,199 @@
+import FallDetect
+import Logging
+import Synchronization
+
+/// The wearer's Bluetooth LE keychain: connects, sets the tag up, turns its notifications into
+/// press patterns, keeps the beeper in the state the workflow asks for, and reconnects by itself
+/// with backoff when the link drops. Everything runs as one loop over one inbox, so a press, a
+/// drop and a beeper change are handled in the order they happened.
+public final class BluetoothKeychain: KeychainLink {
+    public let summary: String
+    public let events: AsyncStream<KeychainEvent>
+
+    private let connector: any KeychainConnector
+    private let profile: KeychainProfile
+    private let reconnect: KeychainReconnect
+    private let beepRefresh: Double
+    private let output: AsyncStream<KeychainEvent>.Continuation
+    private let inbox: AsyncStream<Input>
+    private let post: AsyncStream<Input>.Continuation
+    private let shared: Mutex<KeychainLinkSnapshot>
+    private let classifier: Mutex<PressClassifier>
+    private let logger = Logger(label: "detectord.keychain")
+
+    enum Input: Sendable {
+        case attempt
+        case opened(ATTBearer, KeychainSession)
+        case failed(String)
+        case att(ATTBearerEvent, ATTBearer)
+        case deadline
+        case beep(Bool)
+        case testBeep(Double)
+        case testBeepEnd
+        case refresh
+        case stop
+    }
+
+    /// - Parameters:
+    ///   - beepRefresh: while beeping, the alert level is written again this often: some tags
+    ///     stop by themselves after a while.
+    public init(summary: String, connector: any KeychainConnector, profile: KeychainProfile = KeychainProfile(),
+                timing: PressTiming = PressTiming(), decidesSingleAtOnce: Bool = false,
+                reconnect: KeychainReconnect = KeychainReconnect(), beepRefresh: Double = 10) {
+        self.summary = summary
+        self.connector = connector
+        self.profile = profile
+        self.reconnect = reconnect
+        self.beepRefresh = beepRefresh
+        (events, output) = AsyncStream.makeStream(of: KeychainEvent.self, bufferingPolicy: .unbounded)
+        (inbox, post) = AsyncStream.makeStream(of: Input.self, bufferingPolicy: .unbounded)
+        shared = Mutex(KeychainLinkSnapshot())
+        classifier = Mutex(PressClassifier(timing: timing, decidesSingleAtOnce: decidesSingleAtOnce))
+    }
+
+    /// What the link is doing, for status.
+    public var snapshot: KeychainLinkSnapshot { shared.withLock { $0 } }
+
+    /// Runs until `stop()`: connect, serve, reconnect.
+    public func run() async {
+        post.yield(.attempt)
+        var link: (bearer: ATTBearer, session: KeychainSession)?
+        var failures = 0
+        var beeping = false
+        var testBeeping = false
+        var timers: [Task<Void, Never>] = []
+        defer { for timer in timers { timer.cancel() } }
+
+        func after(_ seconds: Double, _ input: Input) {
+            timers.removeAll { $0.isCancelled }
+            timers.append(Task { [post] in
+                try? await Task.sleep(for: .milliseconds(Int(max(0, seconds) * 1000)))
+                if !Task.isCancelled { post.yield(input) }
+            })
+        }
+        func setAlert(_ level: UInt8) {
+            guard let session = link?.session else { return }
+            Task { [logger] in
+                do throws(ATTError) { try await session.setAlert(level) } catch {
+                    logger.warning("keychain beeper: \(error)")
+                }
+            }
+        }
+        func scheduleDeadline() {
+            if let deadline = classifier.withLock({ $0.deadline }) {
+                after(Double(deadline - ATTBearer.monotonicNow()) / 1e9, .deadline)
+            }
+        }
+
+        for await input in inbox {
+            switch input {
+            case .attempt:
+                guard link == nil else { continue }
+                shared.withLock { $0.attempts += 1 }
+                Task { [connector, profile, reconnect, post, summary] in
+                    do throws(KeychainSessionError) {
+                        let socket: ATTSocket
+                        do throws(ATTError) { socket = try await connector.connect(timeout: reconnect.connectTimeout) } catch {
+                            throw .link(error)
+                        }
+                        let bearer: ATTBearer
+                        do throws(ATTError) { bearer = try ATTBearer(socket: socket, label: summary, defaultTimeout: profile.requestTimeout) } catch {
+                            throw .link(error)
+                        }
+                        do throws(KeychainSessionError) {
+                            post.yield(.opened(bearer, try await KeychainSession.open(bearer, profile: profile)))
+                        } catch {
+                            bearer.close()
+                            throw error
+                        }
+                    } catch {
+                        let guidance = if case .link(let link) = error { L2CAPConnector.guidance(link) } else { String?.none }
+                        post.yield(.failed(guidance.map { "\(error): \($0)" } ?? error.description))
+                    }
+                }
+            case .opened(let bearer, let session):
+                link = (bearer, session)
+                failures = 0
+                shared.withLock {
+                    $0.connected = true
+                    $0.lastError = nil
+                    $0.connections += 1
+                    if let battery = session.battery { $0.battery = battery }
+                }
+                output.yield(.connected)
+                if let battery = session.battery { output.yield(.battery(percent: battery)) }
+                Task { [post] in
+                    for await event in bearer.events { post.yield(.att(event, bearer)) }
+                }
+                if beeping || testBeeping { setAlert(beeping ? profile.alarmLevel : 1) }
+                if beeping { after(beepRefresh, .refresh) }
+            case .failed(let reason):
+                failures += 1
+                shared.withLock { $0.lastError = reason }
+                // The drop itself was reported when it happened; failed attempts add no event,
+                // only a log line now and then.
+                if failures == 1 || failures % 10 == 0 { logger.info("keychain \(summary): \(reason)") }
+                after(reconnect.delay(afterFailures: failures - 1), .attempt)
+            case .att(let event, let bearer):
+                guard let current = link, current.bearer === bearer else { continue }
+                switch event {
+                case .notification(let handle, let value, let at), .indication(let handle, let value, let at):
+                    if handle == current.session.buttonHandle {
+                        shared.withLock { $0.notifications += 1 }
+                        if let press = classifier.withLock({ $0.press(at: at) }) { emit(press) }
+                        scheduleDeadline()
+                    } else if handle == current.session.batteryHandle, let level = value.first {
+                        shared.withLock { $0.battery = Int(level) }
+                        output.yield(.battery(percent: Int(level)))
+                    }
+                case .closed(let error):
+                    link = nil
+                    if let press = classifier.withLock({ $0.flush() }) { emit(press) }
+                    let reason = error?.description ?? "link closed"
+                    shared.withLock {
+                        $0.connected = false
+                        $0.lastError = reason
+                        $0.drops += 1
+                    }
+                    output.yield(.disconnected(reason: reason))
+                    after(reconnect.initialDelay, .attempt)
+                }
+            case .deadline:
+                if let press = classifier.withLock({ $0.poll(now: ATTBearer.monotonicNow()) }) { emit(press) }
+                scheduleDeadline()
+            case .beep(let on):
+                guard on != beeping else { continue }
+                beeping = on
+                setAlert(on ? profile.alarmLevel : 0)
+                if on { after(beepRefresh, .refresh) }
+            case .refresh:
+                guard beeping else { continue }
+                setAlert(profile.alarmLevel)
+                after(beepRefresh, .refresh)
+            case .testBeep(let seconds):
+                testBeeping = true
+                if !beeping { setAlert(1) }
+                after(seconds, .testBeepEnd)
+            case .testBeepEnd:
+                testBeeping = false
+                if !beeping { setAlert(0) }
+            case .stop:
+                link?.bearer.close()
+                post.finish()
+            }
+        }
+        output.finish()
+    }
+
+    private func emit(_ press: KeychainPress) {
+        shared.withLock { $0.presses += 1 }
+        output.yield(.press(press))
+    }
+
+    public func setBeeping(_ on: Bool) async { post.yield(.beep(on)) }
+
+    /// A short beep on demand ("Is this your keychain?", `ctl beep`), independent of the alarm.
+    public func testBeep(seconds: Double = 2) { post.yield(.testBeep(seconds)) }
+
+    public func stop() { post.yield(.stop) }
+}

@@ -1,0 +1,69 @@
+/// A connected, set-up keychain: handles discovered (never hard-coded: iTag board revisions differ),
+/// the button subscribed, the battery read and subscribed when it can notify, Link Loss set.
+public struct KeychainSession: Sendable {
+    public let gatt: GATTClient
+    public let buttonHandle: UInt16
+    public let batteryHandle: UInt16?
+    public let alertHandle: UInt16?
+    public let alertWithoutResponse: Bool
+    /// The battery level read at connection, when the tag has the Battery service.
+    public let battery: Int?
+
+    /// Discovers and subscribes. Optional services failing (a clone refusing Link Loss, a battery
+    /// that cannot be read) are not errors; a missing button is.
+    public static func open(_ bearer: ATTBearer, profile: KeychainProfile) async throws(KeychainSessionError) -> KeychainSession {
+        let gatt = GATTClient(bearer: bearer, timeout: profile.requestTimeout)
+        do {
+            _ = try await gatt.exchangeMTU()
+            let services = try await gatt.primaryServices()
+            func characteristic(_ service: BluetoothUUID, _ uuid: BluetoothUUID) async throws(ATTError) -> GATTCharacteristic? {
+                guard let found = services.first(where: { $0.uuid == service }) else { return nil }
+                return try await gatt.characteristics(of: found).first { $0.uuid == uuid }
+            }
+            guard let button = try await characteristic(profile.buttonService, profile.buttonCharacteristic) else {
+                throw KeychainSessionError.noButton(service: profile.buttonService, characteristic: profile.buttonCharacteristic,
+                                                    services: services.map(\.uuid))
+            }
+            try await subscribe(button, gatt)
+            var battery: Int?
+            let batteryCharacteristic = try await characteristic(KeychainProfile.batteryService, KeychainProfile.batteryLevel)
+            if let batteryCharacteristic {
+                battery = try? await gatt.read(batteryCharacteristic.valueHandle).first.map { Int($0) }
+                if batteryCharacteristic.properties.contains(.notify) { try? await subscribe(batteryCharacteristic, gatt) }
+            }
+            if let linkLoss = try await characteristic(KeychainProfile.linkLossService, KeychainProfile.alertLevel) {
+                try? await gatt.write(linkLoss.valueHandle, [profile.linkLossAlert ? 2 : 0])
+            }
+            let alert = try await characteristic(KeychainProfile.immediateAlertService, KeychainProfile.alertLevel)
+            return KeychainSession(gatt: gatt, buttonHandle: button.valueHandle, batteryHandle: batteryCharacteristic?.valueHandle,
+                                   alertHandle: alert?.valueHandle, alertWithoutResponse: alert?.properties.contains(.writeWithoutResponse) ?? false,
+                                   battery: battery)
+        } catch let error as KeychainSessionError {
+            throw error
+        } catch let error as ATTError {
+            throw .link(error)
+        } catch {
+            throw .link(.closed)
+        }
+    }
+
+    /// Writes the CCCD: notifications when the characteristic has them, else indications. A tag
+    /// without a CCCD is left as it is: some firmware notifies regardless (hardware.md §5.1).
+    private static func subscribe(_ characteristic: GATTCharacteristic, _ gatt: GATTClient) async throws(ATTError) {
+        let descriptors = try await gatt.descriptors(of: characteristic)
+        guard let cccd = descriptors.first(where: { $0.uuid == .clientCharacteristicConfiguration }) else { return }
+        let indications = !characteristic.properties.contains(.notify) && characteristic.properties.contains(.indicate)
+        try await gatt.subscribe(configuration: cccd.handle, indications: indications)
+    }
+
+    /// Sets the beeper: 0 silent, 1 mild, 2 high. A write without response when the tag takes one
+    /// (iTags do), so the beeper never waits for an answer.
+    public func setAlert(_ level: UInt8) async throws(ATTError) {
+        guard let alertHandle else { return }
+        if alertWithoutResponse {
+            try gatt.writeWithoutResponse(alertHandle, [level])
+        } else {
+            try await gatt.write(alertHandle, [level])
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import FallDetect
+import Synchronization
+import Testing
+@testable import DeviceLink
+
+@Suite struct BluetoothKeychainTests {
+    static let address = BluetoothAddress("FF:FF:10:20:30:40")!
+
+    final class EventLog: Sendable {
+        private let events = Mutex<[KeychainEvent]>([])
+        func append(_ event: KeychainEvent) { events.withLock { $0.append(event) } }
+        var all: [KeychainEvent] { events.withLock { $0 } }
+    }
+
+    /// A keychain on a fake iTag, running; events read with a deadline so a missing one fails
+    /// rather than hangs.
+    final class Rig: Sendable {
+        let tag: FakeGATTPeripheral
+        let connector: FakePeripheralConnector
+        let keychain: BluetoothKeychain
+        let collected: EventLog
+        let runner: Task<Void, Never>
+        let reader: Task<Void, Never>
+
+        init(timing: PressTiming = PressTiming(debounce: 0.05, window: 0.3), atOnce: Bool = false, beepRefresh: Double = 10) throws {
+            tag = try FakeGATTPeripheral(address: BluetoothKeychainTests.address)
+            connector = FakePeripheralConnector(tag)
+            keychain = BluetoothKeychain(summary: "test", connector: connector, timing: timing, decidesSingleAtOnce: atOnce,
+                                         reconnect: KeychainReconnect(initialDelay: 0.05, maximumDelay: 0.2, connectTimeout: 1),
+                                         beepRefresh: beepRefresh)
+            let collected = EventLog()
+            self.collected = collected
+            runner = Task { [keychain] in await keychain.run() }
+            reader = Task { [keychain] in for await event in keychain.events { collected.append(event) } }
+        }
+
+        var events: [KeychainEvent] { collected.all }
+        var presses: [KeychainPress] { events.compactMap { if case .press(let p) = $0 { p } else { nil } } }
+
+        /// Waits until `condition` holds on the events, up to `seconds`.
+        func wait(_ seconds: Double = 3, until condition: ([KeychainEvent]) -> Bool) async -> Bool {
+            let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+            while ContinuousClock.now < deadline {
+                if condition(events) { return true }
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            return condition(events)
+        }
+
+        func connected(count: Int = 1) async -> Bool { await wait { $0.filter { $0 == .connected }.count >= count } }
+
+        func shutDown() async {
+            keychain.stop()
+            await runner.value
+            await reader.value
+            tag.stop()
+        }
+    }
+
+    @Test func eachPressPatternIsToldApart() async throws {
+        // A wide window and well-spaced presses, so a busy machine's scheduling cannot merge or
+        // split them; the exact edges are PressClassifierTests' business.
+        let rig = try Rig(timing: PressTiming(debounce: 0.05, window: 1))
+        #expect(await rig.connected())
+        #expect(rig.events.contains(.battery(percent: 96)))
+        func burst(_ count: Int) async throws {
+            for _ in 0..<count {
+                rig.tag.press()
+                try await Task.sleep(for: .milliseconds(150))
+            }
+        }
+        try await burst(1)
+        #expect(await rig.wait { _ in rig.presses == [.single] })
+        try await Task.sleep(for: .milliseconds(1100))
+        try await burst(2)
+        #expect(await rig.wait { _ in rig.presses == [.single, .double] })
+        try await Task.sleep(for: .milliseconds(1100))
+        try await burst(4)
+        #expect(await rig.wait { _ in rig.presses == [.single, .double, .triple] })
+        try await Task.sleep(for: .milliseconds(1100))
+        #expect(rig.presses == [.single, .double, .triple], "the fourth press of a burst is not another pattern")
+        await rig.shutDown()
+    }
+
+    @Test func repeatedNotificationsOfOnePressAreCollapsed() async throws {
+        let rig = try Rig()
+        #expect(await rig.connected())
+        rig.tag.press(repeats: 3)
+        #expect(await rig.wait { _ in rig.presses == [.single] })
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(rig.presses == [.single])
+        #expect(rig.keychain.snapshot.notifications == 3)
+        await rig.shutDown()
+    }
+
+    @Test func aSinglePressIsDecidedAtOnceWhenNothingLongerMeansAnything() async throws {
+        let rig = try Rig(timing: PressTiming(debounce: 0.05, window: 3), atOnce: true)
+        #expect(await rig.connected())
+        rig.tag.press()
+        #expect(await rig.wait(0.5) { _ in rig.presses == [.single] }, "well before the 3 s window")
+        await rig.shutDown()
+    }
+
+    @Test func theBeeperFollowsAndIsRestoredAfterAReconnect() async throws {
+        let rig = try Rig(beepRefresh: 0.1)
+        #expect(await rig.connected())
+        await rig.keychain.setBeeping(true)
+        #expect(await rig.wait { _ in rig.tag.record.alertLevels.count >= 3 }, "refreshed while on")
+        rig.tag.disconnect()
+        #expect(await rig.wait { $0.contains { if case .disconnected = $0 { true } else { false } } })
+        #expect(await rig.connected(count: 2))
+        let before = rig.tag.record.alertLevels.count
+        #expect(await rig.wait { _ in rig.tag.record.alertLevels.count > before }, "beeping again after the reconnect")
+        await rig.keychain.setBeeping(false)
+        #expect(await rig.wait { _ in rig.tag.record.alertLevels.last == 0 })
+        let stopped = rig.tag.record.alertLevels.count
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(rig.tag.record.alertLevels.count == stopped, "silent once off")
+        #expect(rig.tag.record.alertLevels.allSatisfy { $0 == 2 || $0 == 0 })
+        await rig.shutDown()
+    }
+
+    @Test func aTestBeepIsShortAndMild() async throws {
+        let rig = try Rig()
+        #expect(await rig.connected())
+        rig.keychain.testBeep(seconds: 0.1)
+        #expect(await rig.wait { _ in rig.tag.record.alertLevels == [1, 0] })
+        await rig.shutDown()
+    }
+
+    @Test func aLinkOutOfRangeIsRetriedWithBackoffAndReturns() async throws {
+        let rig = try Rig()
+        #expect(await rig.connected())
+        rig.connector.inRange = false
+        rig.tag.press()
+        try await Task.sleep(for: .milliseconds(20))
+        rig.tag.disconnect()
+        #expect(await rig.wait { $0.contains { if case .disconnected = $0 { true } else { false } } })
+        #expect(rig.presses == [.single], "a press just before the drop still counts")
+        try await Task.sleep(for: .milliseconds(600))
+        let attempts = rig.keychain.snapshot.attempts
+        #expect(attempts >= 3 && attempts <= 8, "\(attempts) attempts in 0.6 s with 0.05-0.2 s backoff")
+        #expect(rig.keychain.snapshot.lastError?.contains("out of range") == true, "\(rig.keychain.snapshot.lastError ?? "")")
+        rig.connector.inRange = true
+        #expect(await rig.connected(count: 2))
+        rig.tag.setBattery(15)
+        #expect(await rig.wait { $0.last == .battery(percent: 15) })
+        await rig.shutDown()
+    }
+
+    @Test func malformedAndUnexpectedPDUsNeverBreakTheLink() async throws {
+        let rig = try Rig()
+        #expect(await rig.connected())
+        for frame: [UInt8] in [[], [0x1B], [0x1B, 0x01], [0x1D], [0x09, 7, 1], [0x01, 0x0A], [0x02], [0xFF, 1, 2], [0x30, 1], [0x0B, 1, 2, 3], [0x13]] {
+            rig.tag.sendRaw(frame)
+        }
+        rig.tag.ask(.readByGroupTypeRequest(start: 1, end: 0xFFFF, type: .primaryService))
+        rig.tag.ask(.exchangeMTURequest(mtu: 23))
+        #expect(await rig.wait { _ in rig.tag.record.answers.count >= 4 })
+        #expect(rig.tag.record.answers.contains(.exchangeMTUResponse(mtu: 517)))
+        #expect(rig.tag.record.answers.contains(.errorResponse(request: 0x10, handle: 1, code: .attributeNotFound)))
+        #expect(rig.tag.record.answers.contains(.errorResponse(request: 0x02, handle: 0, code: .invalidPDU)))
+        #expect(rig.tag.record.answers.contains(.errorResponse(request: 0x30, handle: 0, code: .requestNotSupported)))
+        #expect(rig.tag.record.answers.count == 4, "malformed notifications, responses to nothing and commands get no answer")
+        rig.tag.press()
+        #expect(await rig.wait { _ in rig.presses == [.single] })
+        #expect(rig.keychain.snapshot.drops == 0)
+        await rig.shutDown()
+    }
+}

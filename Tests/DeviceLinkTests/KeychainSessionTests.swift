@@ -1,0 +1,107 @@
+import Testing
+@testable import DeviceLink
+
+@Suite struct KeychainSessionTests {
+    static let address = BluetoothAddress("FF:FF:10:20:30:40")!
+
+    static func open(_ peripheral: FakeGATTPeripheral, profile: KeychainProfile = KeychainProfile()) async throws -> (ATTBearer, KeychainSession) {
+        let socket = try await FakePeripheralConnector(peripheral).connect(timeout: 1)
+        let bearer = try ATTBearer(socket: socket, label: "test", defaultTimeout: 2)
+        return (bearer, try await KeychainSession.open(bearer, profile: profile))
+    }
+
+    @Test func anITagIsDiscoveredSubscribedAndItsLinkLossSilenced() async throws {
+        let tag = try FakeGATTPeripheral(address: Self.address, database: .iTag(battery: 96))
+        defer { tag.stop() }
+        let (bearer, session) = try await Self.open(tag)
+        defer { bearer.close() }
+        let db = FakeGATTDatabase.iTag()
+        #expect(session.buttonHandle == db.handles(service: BluetoothUUID(0xFFE0), characteristic: BluetoothUUID(0xFFE1))?.value)
+        #expect(session.battery == 96)
+        #expect(session.alertWithoutResponse)
+        #expect(tag.record.linkLossLevel == 0)
+        let cccd = try #require(db.handles(service: BluetoothUUID(0xFFE0), characteristic: BluetoothUUID(0xFFE1))?.configuration)
+        #expect(tag.record.received.contains(.writeRequest(handle: cccd, value: [1, 0])))
+        try await session.setAlert(2)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(tag.record.alertLevels == [2])
+    }
+
+    @Test func aVendorButtonWithAnotherLayoutIsFoundByItsConfiguredUUIDs() async throws {
+        let tag = try FakeGATTPeripheral(address: Self.address, name: "SOS Button", database: .vendorButton(battery: 55),
+                                         button: (FakeGATTDatabase.vendorButtonService, FakeGATTDatabase.vendorButtonCharacteristic))
+        defer { tag.stop() }
+        var profile = KeychainProfile()
+        profile.buttonService = FakeGATTDatabase.vendorButtonService
+        profile.buttonCharacteristic = FakeGATTDatabase.vendorButtonCharacteristic
+        profile.linkLossAlert = true
+        let (bearer, session) = try await Self.open(tag, profile: profile)
+        defer { bearer.close() }
+        #expect(session.battery == 55)
+        #expect(!session.alertWithoutResponse, "this button's alert takes only write requests")
+        #expect(tag.record.linkLossLevel == nil, "it has no Link Loss service")
+        let cccd = try #require(FakeGATTDatabase.vendorButton().handles(service: FakeGATTDatabase.vendorButtonService,
+                                                                        characteristic: FakeGATTDatabase.vendorButtonCharacteristic)?.configuration)
+        #expect(tag.record.received.contains(.writeRequest(handle: cccd, value: [2, 0])), "indications, since it cannot notify")
+        tag.press()
+        var events = bearer.events.makeAsyncIterator()
+        guard case .indication(session.buttonHandle, [1], _) = await events.next() else { Issue.record("no indication"); return }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(tag.record.confirmations == 1)
+    }
+
+    @Test func aTagWithoutTheButtonIsRefusedNamingWhatItHas() async throws {
+        let tag = try FakeGATTPeripheral(address: Self.address, database: .vendorButton())
+        defer { tag.stop() }
+        await #expect(throws: KeychainSessionError.self) { _ = try await Self.open(tag) }
+        do { _ = try await Self.open(tag) } catch let error as KeychainSessionError {
+            #expect(error.description.contains("6e400001"), "\(error)")
+        }
+    }
+
+    @Test func optionalFailuresDoNotStopTheSetUp() async throws {
+        let tag = try FakeGATTPeripheral(address: Self.address)
+        defer { tag.stop() }
+        var behaviour = FakePeripheralBehaviour()
+        behaviour.errors[ATTOpcode.exchangeMTURequest.rawValue] = .requestNotSupported
+        behaviour.errors[ATTOpcode.readRequest.rawValue] = .readNotPermitted
+        behaviour.responseDelay = 0.02
+        tag.behaviour = behaviour
+        let (bearer, session) = try await Self.open(tag)
+        defer { bearer.close() }
+        #expect(session.battery == nil)
+        #expect(bearer.mtu == 23)
+    }
+
+    @Test func aHangUpAtEveryStepOfTheSetUpIsAnErrorNotAHang() async throws {
+        for step in 1...12 {
+            let tag = try FakeGATTPeripheral(address: Self.address)
+            defer { tag.stop() }
+            var behaviour = FakePeripheralBehaviour()
+            behaviour.disconnectAfterRequests = step
+            tag.behaviour = behaviour
+            do {
+                let (bearer, _) = try await Self.open(tag)
+                bearer.close()
+                #expect(tag.record.received.count < step, "set-up finished in fewer requests than step \(step)")
+            } catch let error as KeychainSessionError {
+                guard case .link = error else { Issue.record("step \(step): \(error)"); continue }
+            }
+        }
+    }
+
+    @Test func aSilentTagTimesOut() async throws {
+        let tag = try FakeGATTPeripheral(address: Self.address)
+        defer { tag.stop() }
+        var behaviour = FakePeripheralBehaviour()
+        behaviour.silentOpcodes = [ATTOpcode.readByGroupTypeRequest.rawValue]
+        tag.behaviour = behaviour
+        var profile = KeychainProfile()
+        profile.requestTimeout = 0.2
+        let socket = try await FakePeripheralConnector(tag).connect(timeout: 1)
+        let bearer = try ATTBearer(socket: socket, label: "test", defaultTimeout: 0.2)
+        await #expect(throws: KeychainSessionError.link(.timeout(request: 0x10, seconds: 0.2))) {
+            _ = try await KeychainSession.open(bearer, profile: profile)
+        }
+    }
+}
