@@ -35,7 +35,7 @@ import Testing
         }
 
         var events: [KeychainEvent] { collected.all }
-        var presses: [KeychainPress] { events.compactMap { if case .press(let p) = $0 { p } else { nil } } }
+        var presses: [KeychainPress] { events.compactMap { if case .press(let p, _) = $0 { p } else { nil } } }
 
         /// Waits until `condition` holds on the events, up to `seconds`.
         func wait(_ seconds: Double = 3, until condition: ([KeychainEvent]) -> Bool) async -> Bool {

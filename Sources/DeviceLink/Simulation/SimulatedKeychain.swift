@@ -22,4 +22,7 @@ public final class SimulatedKeychain: KeychainLink {
     public var beepRequests: [Bool] { beeps.withLock { $0 } }
 
     public func setBeeping(_ on: Bool) async { beeps.withLock { $0.append(on) } }
+
+    /// Ends `events`, as a real link does once stopped.
+    public func stop() { continuation.finish() }
 }

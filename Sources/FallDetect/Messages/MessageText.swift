@@ -26,6 +26,9 @@ public enum MessageText {
         case .notWorn:
             body = "\(name), your \(c.device) seems to be off: it has lain still, as nobody wearing it does, until \(clock(c)). "
                 + "It cannot detect a fall while it is off. Please put it back on, or ignore this if you meant to take it off."
+        case .keychainLost:
+            body = "\(name), your keychain has been out of reach for a while (at \(clock(c))): pressing it cannot raise an alarm until it is back. "
+                + "Keep it near your \(c.device) and check its battery."
         }
         return c.isTest ? "TEST - no action needed. " + body : body
     }

@@ -87,6 +87,17 @@ public final class WorkflowStore: Sendable {
                 t.column("isDown", .boolean).notNull().defaults(to: false)
             }
         }
+        migrator.registerMigration("v4-keychain") { db in
+            // The keychain bound by `detectord pair`: one per device, one person per keychain.
+            try db.create(table: "keychainBinding") { t in
+                t.primaryKey("address", .text)
+                t.column("addressType", .text).notNull()
+                t.column("name", .text).notNull()
+                t.column("person", .text).notNull()
+                t.column("device", .text).notNull()
+                t.column("boundAt", .integer).notNull()
+            }
+        }
         return migrator
     }
 

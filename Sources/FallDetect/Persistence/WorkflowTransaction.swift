@@ -127,7 +127,7 @@ public struct WorkflowTransaction {
         let sequence = (try setting("messageSequence", as: Int.self) ?? 0) + 1
         try setSetting("messageSequence", sequence)
         var recipients = [Self.localLog] + (try contacts()).map({ ($0.channel, $0.phone.e164) })
-        if kind == .notWorn { recipients = try wearerRecipients() }
+        if kind == .notWorn || kind == .keychainLost { recipients = try wearerRecipients() }
         if kind == .allClear {
             // An alert still waiting for its retry must not arrive after the all clear, and whoever
             // never heard of the emergency needs no all clear.

@@ -59,4 +59,7 @@ public enum MessageKind: String, Sendable, Codable, CaseIterable {
     /// To the contacts, only when the configuration asks (`[sensor] fault_message_minutes`): the
     /// motion sensor has delivered nothing for a while, so falls are not being detected.
     case sensorFault = "sensor_fault"
+    /// To the wearer, only when the configuration asks (`[keychain] link_lost_message_minutes`):
+    /// the keychain has been out of reach for a while, so its button cannot raise an alarm.
+    case keychainLost = "keychain_lost"
 }

@@ -13,7 +13,8 @@ struct CtlCommand: AsyncParsableCommand {
             events (follow the event stream until interrupted), sos, fine ("I'm fine" during the \
             countdown), call112 (silences the alarm; the countdown goes on), quit (after sending: \
             silences and opens the survey; needs the PIN first), survey didnt_fall|fell|no_help_needed, \
-            cancel, resume, and disarm PIN (read from standard input when not given). Exit status 0 \
+            cancel, resume, disarm PIN (read from standard input when not given), beep [SECONDS] (a test beep \
+            on the keychain), and press [single|double|triple] (presses a simulated keychain). Exit status 0 \
             when the daemon did it, 3 when it needs the PIN, 1 when it does not apply now or the daemon cannot be reached.
             """)
 
@@ -26,7 +27,7 @@ struct CtlCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The daemon's API.", valueName: "url"))
     var api: String = "http://127.0.0.1:8180"
 
-    static let posts = ["sos", "fine", "call112", "quit", "cancel", "resume", "survey", "disarm"]
+    static let posts = ["sos", "fine", "call112", "quit", "cancel", "resume", "survey", "disarm", "beep", "press"]
 
     func validate() throws {
         guard action == "status" || action == "events" || Self.posts.contains(action) else {
@@ -46,10 +47,13 @@ struct CtlCommand: AsyncParsableCommand {
         case "events":
             try await follow(URL(string: base + "/api/events")!)
         default:
-            var body: [String: String] = [:]
+            var body: [String: Any] = [:]
             if action == "survey" { body["answer"] = value }
             if action == "disarm" { body["pin"] = value ?? readLine(strippingNewline: true) ?? "" }
-            var request = URLRequest(url: URL(string: base + "/api/" + action)!)
+            if action == "beep" { body["seconds"] = Double(value ?? "2") ?? 2 }
+            if action == "press" { body["pattern"] = value ?? "single" }
+            let path = action == "beep" || action == "press" ? "keychain/" + action : action
+            var request = URLRequest(url: URL(string: base + "/api/" + path)!)
             request.httpMethod = "POST"
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = try JSONSerialization.data(withJSONObject: body)

@@ -11,9 +11,3 @@ extension PlannedCommand {
         throw ExitCode(69)
     }
 }
-
-struct PairCommand: PlannedCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "pair",
-        abstract: "Pair a Bluetooth LE keychain button (not implemented yet).")
-}

@@ -13,7 +13,8 @@ struct RunCommand: AsyncParsableCommand {
             reports every problem with its line), then runs until SIGTERM or SIGINT: the sensor source \
             (an I2C IMU, a simulated chip read by the same drivers, or a recording replayed in real \
             time), the profile's detectors, the workflow and \
-            its SQLite database, the outbox dispatcher and its channels, GNSS from gpsd or the recording, \
+            its SQLite database, the outbox dispatcher and its channels, GNSS from gpsd or the recording, the Bluetooth \
+            keychain paired with `detectord pair` (or a simulated one), \
             and the HTTP API on loopback (`detectord ctl`). A restart resumes an incident where it was. \
             Under systemd (Type=notify) it reports readiness and pings the watchdog while the detector \
             runs. Log lines go to standard error, one per event; alerts sent through the console \
@@ -101,7 +102,7 @@ struct RunCommand: AsyncParsableCommand {
             // source; only `auto` leaves a frame for the pipeline to estimate.
             axes: settings.sensor.source.name != "replay" && settings.sensor.axes == .auto ? .auto : .fixed(.identity), gnss: gnss,
             workflowSettings: settings.workflow.settings, demo: settings.workflow.demo, person: settings.person.person,
-            contacts: settings.contacts.map(\.contact), pinHash: settings.pin.hash, channels: channels,
+            contacts: settings.contacts.map(\.contact), pinHash: settings.pin.hash, channels: channels, keychainSettings: settings.keychain,
             databasePath: db ?? settings.storage.database, apiHost: api.host, apiPort: api.port, exitWhenIdle: exitWhenIdle,
             statusEvery: statusEvery, sensorNotices: relay, recordPath: record, gyroscopeRange: RecordCommand.gyroscopeRange(settings))
     }

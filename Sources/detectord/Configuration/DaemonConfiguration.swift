@@ -13,13 +13,14 @@ struct DaemonConfiguration: Sendable, Equatable {
     var detector: DetectorSettings
     var sensor: SensorSettings
     var gnss: GNSSSettings
+    var keychain = KeychainSettings()
     var workflow: WorkflowConfiguration
     var channels: ChannelSettings
     var storage: StorageSettings
     var api: APISettings
     var log: LogSettings
 
-    static let keys = ["person", "contacts", "pin", "detector", "sensor", "gnss", "workflow", "channels", "storage", "api", "log"]
+    static let keys = ["person", "contacts", "pin", "detector", "sensor", "gnss", "keychain", "workflow", "channels", "storage", "api", "log"]
 
     /// Reads and checks the file at `path`; relative paths in it are taken from its folder.
     static func load(
@@ -70,6 +71,7 @@ struct DaemonConfiguration: Sendable, Equatable {
         // A replay carries its fixes; so does a simulated chip's recorded motion.
         let replaying = root.table["sensor"]?["source"]?.string.map { $0 == "replay" || $0 == "simulated" }
         let gnss = root.contains("gnss") ? root.table("gnss").flatMap { GNSSSettings($0, replaying: replaying) } : GNSSSettings.standard
+        let keychain = root.contains("keychain") ? root.table("keychain").flatMap(KeychainSettings.init) : KeychainSettings()
         let workflow = root.contains("workflow") ? root.table("workflow").flatMap(WorkflowConfiguration.init) : WorkflowConfiguration()
         let channels = root.contains("channels") ? root.table("channels").flatMap(ChannelSettings.init) : ChannelSettings()
         let storage = root.contains("storage") ? root.table("storage").flatMap(StorageSettings.init) : StorageSettings()
@@ -79,12 +81,12 @@ struct DaemonConfiguration: Sendable, Equatable {
         let declared = channels.map { Set($0.configured) } ?? declaredChannels(root)
         checkContacts(contacts, tables: contactTables, channels: declared, context: root.context)
 
-        guard let person, let pin, let detector, let sensor, let gnss, let workflow, let channels, let storage, let api, let log
+        guard let person, let pin, let detector, let sensor, let gnss, let keychain, let workflow, let channels, let storage, let api, let log
         else { return nil }
         let validContacts = contacts.compactMap { $0 }
         guard validContacts.count == contacts.count, !validContacts.isEmpty else { return nil }
         return DaemonConfiguration(
-            person: person, contacts: validContacts, pin: pin, detector: detector, sensor: sensor, gnss: gnss,
+            person: person, contacts: validContacts, pin: pin, detector: detector, sensor: sensor, gnss: gnss, keychain: keychain,
             workflow: workflow, channels: channels, storage: storage, api: api, log: log)
     }
 

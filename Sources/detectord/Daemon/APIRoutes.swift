@@ -12,6 +12,10 @@ struct APIRoutes: Sendable {
     let status: DaemonStatus
     let hub: EventHub
     let metrics: DaemonMetrics
+    var keychain: KeychainService? = nil
+    /// Presses the simulated keychain (`POST /api/keychain/press`: demos, page tests); nil or
+    /// false without one.
+    var pressSimulatedKeychain: (@Sendable (KeychainPress) -> Bool)? = nil
 
     func router() -> Router<BasicRequestContext> {
         let router = Router()
@@ -51,6 +55,31 @@ struct APIRoutes: Sendable {
                 return try Self.problem(.badRequest, "give the PIN as {\"pin\": \"1234\"}")
             }
             return try Self.answer(await workflow.disarm(pin: pin))
+        }
+        router.post("/api/keychain/beep") { request, _ in
+            if let refusal = Self.refusal(request) { return refusal }
+            let body = try await Self.body(request)
+            let seconds = (body["seconds"] as? Double) ?? 2
+            guard (0.1...30).contains(seconds) else { return try Self.problem(.badRequest, "seconds must be from 0.1 to 30") }
+            guard keychain?.testBeep(seconds: seconds) == true else { return try Self.problem(.conflict, "no keychain is paired") }
+            return try Self.json(["ok": true, "beeping_s": seconds])
+        }
+        router.post("/api/keychain/reload") { request, _ in
+            if let refusal = Self.refusal(request) { return refusal }
+            guard let keychain else { return try Self.problem(.conflict, "no [keychain] is configured") }
+            keychain.reload()
+            return try Self.json(["ok": true])
+        }
+        router.post("/api/keychain/press") { request, _ in
+            if let refusal = Self.refusal(request) { return refusal }
+            let body = try await Self.body(request)
+            guard let text = (body["pattern"] as? String) ?? Optional("single"), let pattern = KeychainPress(rawValue: text) else {
+                return try Self.problem(.badRequest, "pattern must be one of \(KeychainPress.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            guard pressSimulatedKeychain?(pattern) == true else {
+                return try Self.problem(.conflict, "only a simulated keychain can be pressed from here ([keychain] kind = \"simulated\")")
+            }
+            return try Self.json(["ok": true, "pattern": pattern.rawValue])
         }
         return router
     }

@@ -40,10 +40,21 @@ struct Daemon {
             gnssSummary: plan.gnss.summary, sensorCondition: { [source = plan.source] in source.condition })
 
         let dispatcher = DispatchService(store: store, channels: plan.channels, isTest: false, deviceID: Self.deviceID(), hub: hub, metrics: metrics)
-        let keychain = plan.keychain.map { KeychainService(link: $0, hub: hub) }
+        let keychainFactory = plan.keychain == nil && plan.keychainSettings.kind != .none
+            ? try KeychainLinkFactory(settings: plan.keychainSettings, store: store) : nil
+        let keychain: KeychainService? = if let link = plan.keychain {
+            KeychainService(link: link, hub: hub)
+        } else if let keychainFactory {
+            KeychainService(policy: keychainFactory.policy, linkLostWarning: plan.keychainSettings.linkLostWarning, hub: hub,
+                            makeLink: { keychainFactory.makeLink() })
+        } else {
+            nil
+        }
         let workflow = WorkflowService(
             store: store, hub: hub, metrics: metrics, demo: plan.demo, notWornMessageAfter: plan.notWornMessageAfter,
-            sensorFaultMessageAfter: plan.sensorFaultMessageAfter, wakeDispatcher: { dispatcher.wake() }, beep: { keychain?.beep($0) })
+            sensorFaultMessageAfter: plan.sensorFaultMessageAfter,
+            keychainLostMessageAfter: keychain == nil ? nil : plan.keychainSettings.linkLostMessage,
+            wakeDispatcher: { dispatcher.wake() }, beep: { keychain?.beep($0) })
         keychain?.connect(to: workflow)
         status.attach(keychain: keychain)
 
@@ -99,8 +110,11 @@ struct Daemon {
             }
         }
 
+        var pressSimulated: (@Sendable (KeychainPress) -> Bool)?
+        if let keychainFactory, keychainFactory.radio != nil { pressSimulated = { keychainFactory.pressSimulated($0) } }
+        let routes = APIRoutes(workflow: workflow, status: status, hub: hub, metrics: metrics, keychain: keychain, pressSimulatedKeychain: pressSimulated)
         let api = Application(
-            router: APIRoutes(workflow: workflow, status: status, hub: hub, metrics: metrics).router(),
+            router: routes.router(),
             configuration: ApplicationConfiguration(address: .hostname(plan.apiHost, port: plan.apiPort), serverName: "detectord"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? plan.apiPort
@@ -143,6 +157,9 @@ struct Daemon {
             .init(service: WorkerThread(name: "detector", wake: { detector.signalStop() }) { detector.run(shouldStop: $0) }, serviceName: "detector"),
             .init(service: WorkerThread(name: "sensor") { pump.run(shouldStop: $0) }, serviceName: "sensor"),
         ]
+        if let keychainFactory, keychainFactory.radio != nil, !plan.keychainSettings.simulated.presses.isEmpty {
+            services.append(.init(service: ScriptService { await keychainFactory.playScript() }, successTerminationBehavior: .ignore, serviceName: "keychain-script"))
+        }
         if plan.exitWhenIdle, plan.sourceIsFinite {
             services.append(.init(service: IdleExitService(store: store, sourceEnded: sourceEnded, hub: hub), successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "idle-exit"))
         }

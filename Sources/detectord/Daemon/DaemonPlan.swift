@@ -25,7 +25,9 @@ struct DaemonPlan: Sendable {
     var contacts: [Contact]
     var pinHash: String?
     var channels: [String: any AlertChannel]
-    /// The panic button; nil until one is configured (the Bluetooth link comes with issue 10).
+    /// `[keychain]`: the Bluetooth LE panic button, made from its binding in the database.
+    var keychainSettings = KeychainSettings()
+    /// A fixed keychain link instead (tests at the daemon's seam).
     var keychain: (any KeychainLink)? = nil
     var databasePath: String
     var apiHost: String

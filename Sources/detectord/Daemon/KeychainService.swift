@@ -1,31 +1,55 @@
+import DeviceLink
 import FallDetect
 import ServiceLifecycle
 import Synchronization
 
-/// Joins the keychain to the workflow: a single press raises an SOS from the keychain (the
-/// workflow's shorter SOS countdown, its message repeating until disarmed), battery readings are
-/// kept and a low battery is told to the contacts once a day, and the beeper follows the alarm.
-/// Other press patterns only show in the log until the keychain's settings (issue 10) give them
-/// a meaning: a panic button that can cancel is a risk under duress, so none cancels by default.
+/// Joins the keychain to the workflow. Each press pattern goes to the workflow with the press
+/// policy, which decides inside the workflow's transaction what it means in that state (a single
+/// press raises an SOS by default; nothing disarms after sending). Battery readings are kept and
+/// a low battery is told once a day; the beeper follows the alarm; a link lost for longer than
+/// `linkLostWarning` is a health warning on the status, and the workflow tells the wearer when
+/// configured. The link is made from the binding `detectord pair` stored, and made again on
+/// `reload()` (after a pairing or a forget) without restarting the daemon.
 final class KeychainService: Service {
-    let link: any KeychainLink
-    /// Set once at start-up (the workflow needs this service for its beeper, and this service the
-    /// workflow for the presses).
+    let policy: KeychainPressPolicy
+    /// Seconds without the link before the status says the keychain cannot be found.
+    let linkLostWarning: Double
+    private let makeLink: @Sendable () -> (any KeychainLink)?
     private let workflow = Mutex<WorkflowService?>(nil)
     private let hub: EventHub
-    private let state = Mutex<KeychainState>(.searching)
+    private let current = Mutex<(any KeychainLink)?>(nil)
+    private let state = Mutex(LinkState())
+    private let beeping = Mutex(false)
     /// Beeper changes in order, sent by one task so they cannot overtake each other.
     private let beeps: AsyncStream<Bool>
     private let beepContinuation: AsyncStream<Bool>.Continuation
+    private let reloads: AsyncStream<Void>
+    private let reloadContinuation: AsyncStream<Void>.Continuation
+    private let stopping = Mutex(false)
 
-    enum KeychainState: Sendable, Equatable {
-        case searching, connected, lost(String)
+    struct LinkState: Sendable {
+        var paired = false
+        var summary = ""
+        var connected = false
+        /// When the link dropped or the search began (monotonic ns).
+        var lostSince: Int64?
+        var reason: String?
+        var battery: Int?
+        var presses = 0
     }
 
-    init(link: any KeychainLink, hub: EventHub) {
-        self.link = link
+    init(policy: KeychainPressPolicy, linkLostWarning: Double = 120, hub: EventHub, makeLink: @escaping @Sendable () -> (any KeychainLink)?) {
+        self.policy = policy
+        self.linkLostWarning = linkLostWarning
+        self.makeLink = makeLink
         self.hub = hub
         (beeps, beepContinuation) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(8))
+        (reloads, reloadContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// One fixed link (tests, the simulated keychain).
+    convenience init(link: any KeychainLink, hub: EventHub, policy: KeychainPressPolicy = try! KeychainPressPolicy(), linkLostWarning: Double = 0) {
+        self.init(policy: policy, linkLostWarning: linkLostWarning, hub: hub, makeLink: { link })
     }
 
     func connect(to workflow: WorkflowService) { self.workflow.withLock { $0 = workflow } }
@@ -33,39 +57,111 @@ final class KeychainService: Service {
     private func submit(_ command: WorkflowCommand) { workflow.withLock { $0 }?.submit(command) }
 
     /// The workflow's `keychainBeep` action.
-    func beep(_ on: Bool) { beepContinuation.yield(on) }
+    func beep(_ on: Bool) {
+        beeping.withLock { $0 = on }
+        beepContinuation.yield(on)
+    }
+
+    /// A short beep on demand; false when no keychain is paired.
+    func testBeep(seconds: Double) -> Bool {
+        guard let link = current.withLock({ $0 }) else { return false }
+        link.testBeep(seconds: seconds)
+        return true
+    }
+
+    /// Makes the link again from the stored binding (after `detectord pair`).
+    func reload() {
+        reloadContinuation.yield()
+        current.withLock { $0 }?.stop()
+    }
+
+    var link: (any KeychainLink)? { current.withLock { $0 } }
 
     var status: [String: Any] {
-        switch state.withLock({ $0 }) {
-        case .searching: ["state": "searching", "source": link.summary]
-        case .connected: ["state": "connected", "source": link.summary]
-        case .lost(let why): ["state": "cannot find the keychain", "reason": why, "source": link.summary]
+        let s = state.withLock { $0 }
+        guard s.paired else { return ["state": "not paired", "message": "pair a keychain: detectord pair"] }
+        var report: [String: Any] = ["source": s.summary, "presses": s.presses]
+        if let battery = s.battery {
+            report["battery_percent"] = battery
+            if battery < 20 { report["battery_warning"] = "Charge your keychain soon" }
         }
+        if s.connected {
+            report["state"] = "connected"
+        } else {
+            let lost = s.lostSince.map { Double(MonotonicTime.nowNanoseconds() - $0) / 1e9 } ?? 0
+            report["state"] = lost >= linkLostWarning ? "cannot find the keychain" : "searching"
+            report["lost_s"] = DaemonStatus.tenths(lost)
+            if let reason = s.reason { report["reason"] = reason }
+        }
+        if let latencies = workflow.withLock({ $0 })?.pressLatencies, latencies.count > 0 {
+            report["press_to_decision_ms"] = ["p50": Double(latencies.microseconds(atPercentile: 50)) / 1000,
+                                              "p99": Double(latencies.microseconds(atPercentile: 99)) / 1000, "count": latencies.count]
+        }
+        if let bluetooth = current.withLock({ $0 }) as? BluetoothKeychain {
+            let snapshot = bluetooth.snapshot
+            report["connect_attempts"] = snapshot.attempts
+            report["drops"] = snapshot.drops
+        }
+        return report
     }
 
     func run() async throws {
-        let beeper = Task { [link, beeps] in
-            for await on in beeps { await link.setBeeping(on) }
+        let beeper = Task { [self] in
+            for await on in beeps { await current.withLock({ $0 })?.setBeeping(on) }
         }
         defer {
             beepContinuation.finish()
             beeper.cancel()
         }
-        for await event in link.events.cancelOnGracefulShutdown() {
-            let now = WorkflowService.utcNow()
-            switch event {
-            case .press(let press):
-                hub.publish(DaemonEvent("keychain_press", at: now, severity: .notice, [("pattern", .string(press.rawValue))]))
-                if press == .single { submit(.input(.sos(fromKeychain: true), origin: "keychain", reply: nil)) }
-            case .connected:
-                state.withLock { $0 = .connected }
-                hub.publish(DaemonEvent("keychain", at: now, [("state", .string("connected"))]))
-            case .disconnected(let reason):
-                state.withLock { $0 = .lost(reason) }
-                hub.publish(DaemonEvent("keychain", at: now, severity: .warning, [("state", .string("lost")), ("reason", .string(reason))]))
-            case .battery(let percent):
-                submit(.keychainBattery(percent: percent))
+        var reloadSignals = reloads.makeAsyncIterator()
+        await withGracefulShutdownHandler {
+            while !stopping.withLock({ $0 }) {
+                guard let link = makeLink() else {
+                    state.withLock { $0 = LinkState() }
+                    current.withLock { $0 = nil }
+                    guard await reloadSignals.next() != nil else { return }
+                    continue
+                }
+                current.withLock { $0 = link }
+                state.withLock { $0 = LinkState(paired: true, summary: link.summary, lostSince: MonotonicTime.nowNanoseconds()) }
+                if beeping.withLock({ $0 }) { await link.setBeeping(true) }
+                let runner = Task { await link.run() }
+                for await event in link.events { handle(event) }
+                await runner.value
+                current.withLock { $0 = nil }
             }
+        } onGracefulShutdown: { [self] in
+            stopping.withLock { $0 = true }
+            reloadContinuation.finish()
+            current.withLock { $0 }?.stop()
+        }
+    }
+
+    private func handle(_ event: KeychainEvent) {
+        let now = WorkflowService.utcNow()
+        switch event {
+        case .press(let press, let receivedAt):
+            state.withLock { $0.presses += 1 }
+            submit(.keychainPress(press, policy: policy, receivedAt: receivedAt))
+        case .connected:
+            state.withLock {
+                $0.connected = true
+                $0.lostSince = nil
+                $0.reason = nil
+            }
+            hub.publish(DaemonEvent("keychain", at: now, [("state", .string("connected"))]))
+            submit(.keychainLink(connected: true, since: now))
+        case .disconnected(let reason):
+            state.withLock {
+                $0.connected = false
+                $0.lostSince = MonotonicTime.nowNanoseconds()
+                $0.reason = reason
+            }
+            hub.publish(DaemonEvent("keychain", at: now, severity: .warning, [("state", .string("lost")), ("reason", .string(reason))]))
+            submit(.keychainLink(connected: false, since: now))
+        case .battery(let percent):
+            state.withLock { $0.battery = percent }
+            submit(.keychainBattery(percent: percent))
         }
     }
 }

@@ -10,6 +10,12 @@ enum WorkflowCommand: Sendable {
     case position(GNSSFix)
     /// The keychain's battery level: kept, and told to the contacts when low (once a day).
     case keychainBattery(percent: Int)
+    /// A press pattern from the keychain, decided by `policy` against the state at that moment
+    /// (inside the same transaction as its effect). `receivedAt` is CLOCK_MONOTONIC ns of the
+    /// notification, for the press-to-decision latency.
+    case keychainPress(KeychainPress, policy: KeychainPressPolicy, receivedAt: Int64?)
+    /// The keychain's link came back (`connected`) or dropped at `since` (UTC nanoseconds).
+    case keychainLink(connected: Bool, since: Int64)
     /// The device was taken off (resting since `since`, UTC nanoseconds) or put on again.
     case wear(isWorn: Bool, since: Int64)
     /// The motion sensor stopped delivering (since `since`, UTC nanoseconds) or delivers again.

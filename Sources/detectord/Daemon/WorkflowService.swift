@@ -23,13 +23,18 @@ final class WorkflowService: Service {
     private let notWornMessageAfter: Double?
     /// Seconds of sensor fault before the contacts are told; nil never tells them.
     private let sensorFaultMessageAfter: Double?
+    /// Seconds without the keychain's link before the wearer is told; nil never tells.
+    private let keychainLostMessageAfter: Double?
+    /// Press-to-decision times of keychain presses, for `bench --keychain` and the metrics.
+    let pressLatencies = PressLatencies()
 
     init(
         store: WorkflowStore, hub: EventHub, metrics: DaemonMetrics, demo: Bool = false,
-        notWornMessageAfter: Double? = nil, sensorFaultMessageAfter: Double? = nil, wakeDispatcher: @escaping @Sendable () -> Void, beep: @escaping @Sendable (Bool) -> Void = { _ in }) {
+        notWornMessageAfter: Double? = nil, sensorFaultMessageAfter: Double? = nil, keychainLostMessageAfter: Double? = nil, wakeDispatcher: @escaping @Sendable () -> Void, beep: @escaping @Sendable (Bool) -> Void = { _ in }) {
         self.demo = demo
         self.notWornMessageAfter = notWornMessageAfter
         self.sensorFaultMessageAfter = sensorFaultMessageAfter
+        self.keychainLostMessageAfter = keychainLostMessageAfter
         self.beep = beep
         self.store = store
         self.hub = hub
@@ -124,6 +129,22 @@ final class WorkflowService: Service {
             let result = attempt { tx in try tx.recordKeychainBattery(percent: percent, at: now) ? [.send(.lowBattery)] : [] }
             hub.publish(DaemonEvent("keychain_battery", at: now, severity: percent < 20 ? .warning : .info, [("percent", .int(percent))]))
             if case .success(let actions) = result { report(actions, at: now) }
+        case .keychainPress(let press, let policy, let receivedAt):
+            var decision = KeychainPressDecision(input: nil, reason: "")
+            let result = attempt { tx in
+                let machine = try tx.workflow()
+                decision = policy.decide(press, state: machine.state, trigger: machine.trigger)
+                return try decision.input.map { try tx.apply($0, at: now) } ?? []
+            }
+            if let receivedAt { pressLatencies.record(nanoseconds: MonotonicTime.nowNanoseconds() - receivedAt) }
+            hub.publish(DaemonEvent("keychain_press", at: now, severity: .notice,
+                                    [("pattern", .string(press.rawValue)), ("decision", .string(decision.reason))]))
+            if case .success(let actions) = result { report(actions, at: now) }
+        case .keychainLink(let connected, let since):
+            _ = attempt { tx in
+                try tx.recordKeychainLink(connected: connected, since: since, at: now)
+                return []
+            }
         case .wear(let isWorn, let since):
             let result = attempt { tx in
                 try tx.recordWear(isWorn: isWorn, since: since, at: now)
@@ -144,10 +165,12 @@ final class WorkflowService: Service {
         case .tick:
             let after = notWornMessageAfter
             let faultAfter = sensorFaultMessageAfter
+            let lostAfter = keychainLostMessageAfter
             let result = attempt { tx in
                 var actions = try tx.apply(.tick, at: now)
                 if let after, try tx.remindNotWorn(afterSeconds: after, at: now) { actions.append(.send(.notWorn)) }
                 if let faultAfter, try tx.remindSensorFault(afterSeconds: faultAfter, at: now) { actions.append(.send(.sensorFault)) }
+                if let lostAfter, try tx.remindKeychainLost(afterSeconds: lostAfter, at: now) { actions.append(.send(.keychainLost)) }
                 return actions
             }
             if case .success(let actions) = result { report(actions, at: now) }

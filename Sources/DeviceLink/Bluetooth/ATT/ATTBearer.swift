@@ -1,3 +1,4 @@
+import FallDetect
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -301,9 +302,5 @@ public final class ATTBearer: Sendable {
         max(defaultMTU, Int(min(theirs, ours)))
     }
 
-    static func monotonicNow() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-    }
+    static func monotonicNow() -> Int64 { MonotonicTime.nowNanoseconds() }
 }

@@ -61,6 +61,7 @@ public final class BluetoothKeychain: KeychainLink {
         var failures = 0
         var beeping = false
         var testBeeping = false
+        var lastNotification: Int64?
         var timers: [Task<Void, Never>] = []
         defer { for timer in timers { timer.cancel() } }
 
@@ -140,7 +141,8 @@ public final class BluetoothKeychain: KeychainLink {
                 case .notification(let handle, let value, let at), .indication(let handle, let value, let at):
                     if handle == current.session.buttonHandle {
                         shared.withLock { $0.notifications += 1 }
-                        if let press = classifier.withLock({ $0.press(at: at) }) { emit(press) }
+                        if let press = classifier.withLock({ $0.press(at: at) }) { emit(press, receivedAt: at) }
+                        lastNotification = at
                         scheduleDeadline()
                     } else if handle == current.session.batteryHandle, let level = value.first {
                         shared.withLock { $0.battery = Int(level) }
@@ -148,7 +150,7 @@ public final class BluetoothKeychain: KeychainLink {
                     }
                 case .closed(let error):
                     link = nil
-                    if let press = classifier.withLock({ $0.flush() }) { emit(press) }
+                    if let press = classifier.withLock({ $0.flush() }) { emit(press, receivedAt: lastNotification) }
                     let reason = error?.description ?? "link closed"
                     shared.withLock {
                         $0.connected = false
@@ -159,7 +161,7 @@ public final class BluetoothKeychain: KeychainLink {
                     after(reconnect.initialDelay, .attempt)
                 }
             case .deadline:
-                if let press = classifier.withLock({ $0.poll(now: ATTBearer.monotonicNow()) }) { emit(press) }
+                if let press = classifier.withLock({ $0.poll(now: ATTBearer.monotonicNow()) }) { emit(press, receivedAt: lastNotification) }
                 scheduleDeadline()
             case .beep(let on):
                 guard on != beeping else { continue }
@@ -185,15 +187,15 @@ public final class BluetoothKeychain: KeychainLink {
         output.finish()
     }
 
-    private func emit(_ press: KeychainPress) {
+    private func emit(_ press: KeychainPress, receivedAt: Int64?) {
         shared.withLock { $0.presses += 1 }
-        output.yield(.press(press))
+        output.yield(.press(press, receivedAt: receivedAt))
     }
 
     public func setBeeping(_ on: Bool) async { post.yield(.beep(on)) }
 
     /// A short beep on demand ("Is this your keychain?", `ctl beep`), independent of the alarm.
-    public func testBeep(seconds: Double = 2) { post.yield(.testBeep(seconds)) }
+    public func testBeep(seconds: Double) { post.yield(.testBeep(seconds)) }
 
     public func stop() { post.yield(.stop) }
 }

@@ -1,0 +1,52 @@
+import Foundation
+import GRDB
+
+extension WorkflowTransaction {
+    /// This device's identity, made on first use: what a binding records as "where".
+    public func deviceID() throws -> String {
+        if let id = try setting("deviceID", as: String.self) { return id }
+        let id = UUID().uuidString.lowercased()
+        try setSetting("deviceID", id)
+        return id
+    }
+
+    /// The keychain bound on this device, if any.
+    public func keychainBinding() throws -> KeychainBinding? {
+        try KeychainBinding.filter(Column("device") == deviceID()).fetchOne(db)
+    }
+
+    /// Any binding of `address`, on this device or another whose database this is.
+    public func binding(of address: String) throws -> KeychainBinding? {
+        try KeychainBinding.fetchOne(db, key: address.uppercased())
+    }
+
+    /// Binds a keychain: one keychain to one person on one device. Refused, with a message that
+    /// says what to do, when the keychain belongs to someone else or another device, or when this
+    /// device already has a different keychain (forget it first: a person with two panic buttons
+    /// would have one nobody watches).
+    public func bindKeychain(_ binding: KeychainBinding) throws {
+        var binding = binding
+        binding.address = binding.address.uppercased()
+        binding.device = try deviceID()
+        if let existing = try self.binding(of: binding.address) {
+            guard existing.person == binding.person, existing.device == binding.device else {
+                let whose = existing.device == binding.device ? "another person (\(existing.person))" : "another device (\(existing.device))"
+                throw FallDetectError(.invalidArgument, "keychain \(binding.address) is already bound to \(whose); it must be forgotten there first (detectord pair --forget)", field: "keychain")
+            }
+        }
+        if let mine = try keychainBinding(), mine.address != binding.address {
+            throw FallDetectError(.invalidArgument, "this device already has keychain \(mine.address) (\(mine.name)); run detectord pair --forget first", field: "keychain")
+        }
+        try binding.save(db)
+        try note("keychain", "bound \(binding.address) \(binding.name)", at: binding.boundAt)
+    }
+
+    /// Unbinds this device's keychain; returns what was bound.
+    @discardableResult
+    public func forgetKeychain(at now: Int64) throws -> KeychainBinding? {
+        guard let mine = try keychainBinding() else { return nil }
+        _ = try mine.delete(db)
+        try note("keychain", "forgot \(mine.address)", at: now)
+        return mine
+    }
+}
