@@ -6,6 +6,8 @@ public struct BluetoothAddress: Sendable, Hashable, CustomStringConvertible {
     /// Bytes in BlueZ order (least significant first).
     public var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)
 
+    public init(bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)) { self.bytes = bytes }
+
     public init?(_ text: String) {
         // str2ba accepts malformed text silently (it reads what it can), so check the shape first.
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
