@@ -1,0 +1,50 @@
+import Testing
+@testable import FallDetect
+
+@Suite struct KeychainPressPolicyTests {
+    @Test func theDefaultsRaiseAnSOSAndNeverCancel() throws {
+        let policy = try KeychainPressPolicy()
+        #expect(policy.decide(.single, state: .noEmergency, trigger: nil).input == .sos(fromKeychain: true))
+        #expect(policy.decide(.double, state: .noEmergency, trigger: nil).input == nil)
+        #expect(policy.decide(.triple, state: .noEmergency, trigger: nil).input == nil)
+        for trigger in [EmergencyTrigger.automaticFall, .automaticCrash, .manual] {
+            #expect(policy.decide(.single, state: .alertCountdown, trigger: trigger).input == .sos(fromKeychain: true), "confirms")
+            for press in [KeychainPress.double, .triple] {
+                #expect(policy.decide(press, state: .alertCountdown, trigger: trigger).input == nil, "nothing cancels by default")
+            }
+        }
+        #expect(!policy.usesLongerPatterns)
+    }
+
+    @Test func afterSendingOnlyThePINDisarms() throws {
+        let policy = try KeychainPressPolicy(sos: .single, imFine: .double)
+        for state in [EmergencyState.emergencySending, .emergencySent, .emergencySendingFailed, .emergencyEnded] {
+            for press in KeychainPress.allCases {
+                let decision = policy.decide(press, state: state, trigger: .automaticFall)
+                #expect(decision.input == nil, "\(press) in \(state)")
+                #expect(decision.reason.contains("only the PIN"))
+            }
+        }
+    }
+
+    @Test func aChosenImFinePatternCancelsOnlyADetectionsCountdown() throws {
+        let policy = try KeychainPressPolicy(sos: .single, imFine: .triple)
+        #expect(policy.decide(.triple, state: .alertCountdown, trigger: .automaticFall).input == .imFine)
+        #expect(policy.decide(.triple, state: .alertCountdown, trigger: .automaticCrash).input == .imFine)
+        #expect(policy.decide(.triple, state: .alertCountdown, trigger: .manual).input == nil, "an SOS the person raised is not the button's to cancel")
+        #expect(policy.decide(.triple, state: .noEmergency, trigger: nil).input == nil)
+        #expect(policy.decide(.double, state: .alertCountdown, trigger: .automaticFall).input == nil)
+        #expect(policy.usesLongerPatterns)
+    }
+
+    @Test func anotherSOSPatternMovesTheMeaning() throws {
+        let policy = try KeychainPressPolicy(sos: .double)
+        #expect(policy.decide(.double, state: .noEmergency, trigger: nil).input == .sos(fromKeychain: true))
+        #expect(policy.decide(.single, state: .noEmergency, trigger: nil).input == nil)
+        #expect(policy.usesLongerPatterns)
+    }
+
+    @Test func theSamePatternCannotMeanBoth() {
+        #expect(throws: KeychainPolicyError.samePattern(.double)) { try KeychainPressPolicy(sos: .double, imFine: .double) }
+    }
+}
