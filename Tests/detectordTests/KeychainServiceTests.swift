@@ -57,6 +57,89 @@ import Testing
         _ = try? await running.value
     }
 
+    /// A workflow and keychain service on a fresh store, running.
+    struct Rig {
+        let store: WorkflowStore
+        let tag = SimulatedKeychain()
+        let keychain: KeychainService
+        let workflow: WorkflowService
+        let group: ServiceGroup
+        let running: Task<Void, any Error>
+        let directory: URL
+
+        init(policy: KeychainPressPolicy, linkLostWarning: Double = 0, lostMessageAfter: Double? = nil) throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("keychain-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            store = try WorkflowStore(path: directory.appendingPathComponent("k.sqlite").path)
+            _ = try store.transaction { tx in
+                try tx.adopt(
+                    person: try ProtectedPerson(fullName: "Ana Pereira", phone: "+351912345678", country: "PT"),
+                    contacts: [try Contact(name: "Rui", phone: "+351913333333", channel: "webhook")], pinHash: nil,
+                    settings: WorkflowSettings(), gnssConfigured: false, at: WorkflowService.utcNow())
+            }
+            let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+            let hub = EventHub(logger: logger)
+            let keychain = KeychainService(link: tag, hub: hub, policy: policy, linkLostWarning: linkLostWarning)
+            self.keychain = keychain
+            workflow = WorkflowService(store: store, hub: hub, metrics: DaemonMetrics(), keychainLostMessageAfter: lostMessageAfter,
+                                       wakeDispatcher: {}, beep: { keychain.beep($0) })
+            keychain.connect(to: workflow)
+            group = ServiceGroup(services: [workflow, keychain], logger: logger)
+            running = Task { [group] in try await group.run() }
+        }
+
+        var state: EmergencyState? { (try? store.workflow())?.state }
+
+        func stop() async {
+            await group.triggerGracefulShutdown()
+            _ = try? await running.value
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    @Test func aChosenImFinePatternCancelsOnlyADetectionsCountdown() async throws {
+        let rig = try Rig(policy: try KeychainPressPolicy(sos: .single, imFine: .double))
+        rig.tag.send(.connected)
+        _ = await rig.workflow.apply(.detection(.automaticFall), origin: "test")
+        #expect(rig.state == .alertCountdown)
+        rig.tag.send(.press(.double))
+        #expect(await Self.eventually { rig.state == .noEmergency }, "double = I'm fine during a fall's countdown")
+        rig.tag.send(.press(.single))
+        #expect(await Self.eventually { rig.state == .alertCountdown })
+        rig.tag.send(.press(.double))
+        rig.tag.send(.press(.triple))
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(rig.state == .alertCountdown, "an SOS countdown is not the button's to cancel")
+        await rig.stop()
+    }
+
+    @Test func byDefaultNoPressCancels() async throws {
+        let rig = try Rig(policy: try KeychainPressPolicy())
+        _ = await rig.workflow.apply(.detection(.automaticCrash), origin: "test")
+        for press in KeychainPress.allCases { rig.tag.send(.press(press)) }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(rig.state == .alertCountdown)
+        #expect(try rig.store.workflow().trigger == .automaticCrash, "the single press confirmed it, not replaced it")
+        await rig.stop()
+    }
+
+    @Test func aLostLinkIsSearchingThenAWarningThenAMessageToTheWearer() async throws {
+        let rig = try Rig(policy: try KeychainPressPolicy(), linkLostWarning: 0.5, lostMessageAfter: 1)
+        #expect(await Self.eventually { rig.keychain.status["state"] as? String == "searching" }, "before the first connection")
+        rig.tag.send(.connected)
+        #expect(await Self.eventually { rig.keychain.status["state"] as? String == "connected" })
+        rig.tag.send(.disconnected(reason: "out of range"))
+        #expect(await Self.eventually { rig.keychain.status["state"] as? String == "searching" })
+        #expect(await Self.eventually { rig.keychain.status["state"] as? String == "cannot find the keychain" }, "after the warning time")
+        #expect(rig.keychain.status["reason"] as? String == "out of range")
+        #expect(await Self.eventually { (try? rig.store.due(at: Int64.max).contains { $0.kind == MessageKind.keychainLost.rawValue }) == true },
+                "the wearer is told once it stays lost")
+        rig.tag.send(.connected)
+        #expect(await Self.eventually { rig.keychain.status["state"] as? String == "connected" })
+        #expect(await Self.eventually { (try? rig.store.snapshot { try $0.keychainLostSince() }) == nil })
+        await rig.stop()
+    }
+
     static func eventually(_ condition: () -> Bool) async -> Bool {
         for _ in 0..<200 {
             if condition() { return true }
