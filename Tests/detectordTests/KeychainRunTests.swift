@@ -63,4 +63,27 @@ import Testing
         #expect((status["keychain"] as? [String: Any])?["state"] as? String == "not configured")
         #expect(try DaemonProcess.request(base + "/api/keychain/beep", method: "POST", json: [:]).status == 409)
     }
+
+    @Test func aKeychainPairedWhileTheDaemonRunsIsUsedAtOnce() throws {
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        try setup.write(replay: DaemonTestSetup.demo("walking.detrec"), loop: true, extra: "\n[keychain]\nkind = \"simulated\"\n")
+        let daemon = try setup.start()
+        defer { daemon.kill9() }
+        try daemon.waitForEvent("keychain", timeout: 30) { $0.contains("state=connected") }
+        let base = try daemon.apiBase()
+        let near = (try DaemonProcess.request(base + "/api/status").body["keychain"] as? [String: Any])?["source"] as? String
+        #expect(near?.contains("FF:FF:10:20:30:40") == true, "unpaired, the simulation takes its near tag: \(near ?? "")")
+        let pair = try DetectordProcess.run(["pair", "--config", setup.configPath, "--simulate", "--choose", "2", "--scan-seconds", "0.5", "--api", base])
+        #expect(pair.status == 0, "\(pair.standardOutput)\(pair.standardError)")
+        #expect(pair.standardOutput.contains("The running daemon now uses it."))
+        var source: String?
+        for _ in 0..<100 {
+            source = (try DaemonProcess.request(base + "/api/status").body["keychain"] as? [String: Any])?["source"] as? String
+            if source?.contains("FF:FF:C0:FF:EE:07") == true { break }
+            usleep(100_000)
+        }
+        #expect(source?.contains("FF:FF:C0:FF:EE:07") == true, "the daemon reconnected to the paired keychain: \(source ?? "")")
+        try daemon.waitForEvent("keychain_battery", timeout: 10) { $0.contains("percent=41") }
+    }
 }

@@ -10,9 +10,11 @@ extension WorkflowTransaction {
         return id
     }
 
-    /// The keychain bound on this device, if any.
+    /// The keychain bound on this device, if any. Reads only (a device without an identity yet
+    /// has bound nothing), so it works in a snapshot.
     public func keychainBinding() throws -> KeychainBinding? {
-        try KeychainBinding.filter(Column("device") == deviceID()).fetchOne(db)
+        guard let device = try setting("deviceID", as: String.self) else { return nil }
+        return try KeychainBinding.filter(Column("device") == device).fetchOne(db)
     }
 
     /// Any binding of `address`, on this device or another whose database this is.
