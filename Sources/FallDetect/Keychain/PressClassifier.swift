@@ -64,15 +64,17 @@ public struct PressClassifier: Sendable, Equatable {
         return Self.pattern(count)
     }
 
-    /// The link dropped: a pattern begun is decided at once (someone who pressed and then walked
-    /// out of range still pressed), and the next press starts afresh.
-    public mutating func flush() -> KeychainPress? {
+    /// The link dropped: a pattern still open is discarded, since a held button that switched
+    /// the tag off looks exactly like this (hardware.md §5.1); returns the presses discarded. The
+    /// next press starts afresh.
+    @discardableResult
+    public mutating func flush() -> Int {
         defer {
             count = 0
             swallowing = false
             lastAccepted = nil
         }
-        return Self.pattern(count)
+        return count
     }
 
     private static func pattern(_ count: Int) -> KeychainPress? {

@@ -150,7 +150,10 @@ public final class BluetoothKeychain: KeychainLink {
                     }
                 case .closed(let error):
                     link = nil
-                    if let press = classifier.withLock({ $0.flush() }) { emit(press, receivedAt: lastNotification) }
+                    let discarded = classifier.withLock { $0.flush() }
+                    if discarded > 0 {
+                        logger.info("keychain \(summary): \(discarded) press(es) followed by the link dropping, taken as the tag switched off by a long press")
+                    }
                     let reason = error?.description ?? "link closed"
                     shared.withLock {
                         $0.connected = false
@@ -158,7 +161,9 @@ public final class BluetoothKeychain: KeychainLink {
                         $0.drops += 1
                     }
                     output.yield(.disconnected(reason: reason))
-                    after(reconnect.initialDelay, .attempt)
+                    // At once: an iTag advertises again right after a drop; backoff starts only
+                    // when that attempt fails.
+                    post.yield(.attempt)
                 }
             case .deadline:
                 if let press = classifier.withLock({ $0.poll(now: ATTBearer.monotonicNow()) }) { emit(press, receivedAt: lastNotification) }
