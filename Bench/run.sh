@@ -18,6 +18,8 @@ echo "== protocol: the paper's trial protocol for C8 over the development split 
 "$bench/protocol/run.sh" > "$bench/results/protocol.jsonl"
 echo "== i2c: the driver path on the simulated bus, FIFO drains vs polling (transfers, bytes, CPU per second of data)"
 "$bench/i2c/run.sh" > "$bench/results/i2c.jsonl"
+echo "== keychain: a fake iTag pressed through the ATT client and the workflow (press to decision, reconnect) vs events only"
+"$bench/keychain/run.sh" > "$bench/results/keychain.jsonl"
 echo "== daemon: detectord run at 200 and 1000 Hz in real time (CPU, RSS, decision latency) and alert dispatch"
 "$bench/daemon/run.sh" > "$bench/results/daemon.jsonl"
 
@@ -56,7 +58,7 @@ if text and cache:
                     "peer": "ours, same pass from text", "peer_value": round(text["samples_per_s"]),
                     "ratio": round(cache["samples_per_s"] / text["samples_per_s"], 2), "machine": machine})
 # Benchmarks that already print metric objects: add the machine and take them as they are.
-for extra in ("ring.jsonl", "fusion.jsonl", "protocol.jsonl", "i2c.jsonl", "daemon.jsonl"):
+for extra in ("ring.jsonl", "fusion.jsonl", "protocol.jsonl", "i2c.jsonl", "keychain.jsonl", "daemon.jsonl"):
     path = os.path.join(results, extra)
     if os.path.exists(path):
         for line in open(path):

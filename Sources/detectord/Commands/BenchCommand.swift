@@ -159,6 +159,11 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("i2c-seconds"), help: ArgumentHelp("With --i2c: seconds of simulated data per measurement.", valueName: "s"))
     var i2cSeconds: Double = 30
 
+    @Option(name: .customLong("keychain"), help: ArgumentHelp(
+        "Measure the keychain path instead of detection: this many presses of a fake iTag through the daemon's ATT client, press classifier and workflow (press to decision, p50/p99), reconnects after drops, and the same presses at the event level as the peer.",
+        valueName: "presses"))
+    var keychainPresses: Int?
+
     @Option(help: ArgumentHelp("Folder for the parsed-dataset cache (default: $XDG_CACHE_HOME/detectord or ~/.cache/detectord).", valueName: "dir"))
     var cache: String?
 
@@ -170,6 +175,10 @@ struct BenchCommand: ParsableCommand {
 
     func validate() throws {
         if !i2cChips.isEmpty { return try validateI2C() }
+        if let keychainPresses {
+            guard (1...10_000).contains(keychainPresses) else { throw ValidationError("--keychain takes 1 to 10000 presses") }
+            return
+        }
         guard roots.count == max(1, datasets.count) else {
             throw ValidationError("give one --root per --dataset, in the same order (\(max(1, datasets.count)) dataset(s), \(roots.count) root(s))")
         }
@@ -238,6 +247,7 @@ struct BenchCommand: ParsableCommand {
         let out = Terminal.standardOutput
         let err = Terminal.standardError
         if !i2cChips.isEmpty { return try runI2C() }
+        if let keychainPresses { return try runKeychain(presses: keychainPresses) }
         if runsSeveral { return try runSeveral() }
         if dataset == "hapt" { return try runContinuous() }
         if dataset == "csv" { return try runDescribed() }
