@@ -17,14 +17,10 @@ import Testing
         #expect(output.standardError.contains("not starting"))
     }
 
-    @Test(arguments: ["pair"])
-    func plannedCommandsSaySoAndExitUnavailable(_ name: String) throws {
-        let output = try DetectordProcess.run([name])
-        #expect(output.status == 69)
-        #expect(output.standardError.contains("not implemented yet"))
-        let help = try DetectordProcess.run([name, "--help"])
-        let words = help.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(words.contains("(not implemented yet)"))
+    @Test func pairRefusesAConfigurationItCannotRead() throws {
+        let output = try DetectordProcess.run(["pair", "--config", "/nonexistent/detectord.toml"])
+        #expect(output.status == 65)
+        #expect(output.standardError.contains("/nonexistent/detectord.toml"), "\(output.standardError)")
     }
 
     @Test func probeReportsEachPartAndFailsWithoutHardware() throws {
