@@ -55,24 +55,4 @@ import Testing
             #expect(error.message.contains("another device"), "\(error)")
         }
     }
-
-    @Test func theKeychainLostMessageGoesOncePerLoss() throws {
-        let (store, dir) = try Self.store()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        _ = try store.transaction { tx in
-            try tx.adopt(person: try ProtectedPerson(fullName: "Ana Pereira", phone: "+351912345678", country: "PT"),
-                         contacts: [try Contact(name: "Rui", phone: "+351913333333", channel: "webhook")], pinHash: nil,
-                         settings: WorkflowSettings(), gnssConfigured: false, at: 0)
-        }
-        let s: Int64 = 1_000_000_000
-        try store.transaction { try $0.recordKeychainLink(connected: false, since: 10 * s, at: 10 * s) }
-        #expect(try store.transaction { try $0.remindKeychainLost(afterSeconds: 60, at: 69 * s) } == false)
-        #expect(try store.transaction { try $0.remindKeychainLost(afterSeconds: 60, at: 70 * s) } == true)
-        #expect(try store.transaction { try $0.remindKeychainLost(afterSeconds: 60, at: 500 * s) } == false, "once per loss")
-        let queued = try store.due(at: Int64.max).filter { $0.kind == MessageKind.keychainLost.rawValue }
-        #expect(queued.map(\.recipient).sorted() == ["+351912345678", "log"], "to the wearer on the contacts' channel, not to Rui")
-        try store.transaction { try $0.recordKeychainLink(connected: true, since: 600 * s, at: 600 * s) }
-        try store.transaction { try $0.recordKeychainLink(connected: false, since: 700 * s, at: 700 * s) }
-        #expect(try store.transaction { try $0.remindKeychainLost(afterSeconds: 60, at: 760 * s) } == true, "a new loss, a new message")
-    }
 }

@@ -73,7 +73,7 @@ struct APIRoutes: Sendable {
         router.post("/api/keychain/press") { request, _ in
             if let refusal = Self.refusal(request) { return refusal }
             let body = try await Self.body(request)
-            guard let text = (body["pattern"] as? String) ?? Optional("single"), let pattern = KeychainPress(rawValue: text) else {
+            guard let pattern = KeychainPress(rawValue: body["pattern"] as? String ?? "single") else {
                 return try Self.problem(.badRequest, "pattern must be one of \(KeychainPress.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             guard pressSimulatedKeychain?(pattern) == true else {

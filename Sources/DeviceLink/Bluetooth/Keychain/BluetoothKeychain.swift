@@ -72,9 +72,14 @@ public final class BluetoothKeychain: KeychainLink {
                 if !Task.isCancelled { post.yield(input) }
             })
         }
+        // Beeper writes go out one after another, each after the last has left: two writes in
+        // separate tasks could overtake each other and leave the tag beeping.
+        var lastAlert: Task<Void, Never>?
         func setAlert(_ level: UInt8) {
             guard let session = link?.session else { return }
-            Task { [logger] in
+            let previous = lastAlert
+            lastAlert = Task { [logger] in
+                await previous?.value
                 do throws(ATTError) { try await session.setAlert(level) } catch {
                     logger.warning("keychain beeper: \(error)")
                 }
@@ -102,7 +107,9 @@ public final class BluetoothKeychain: KeychainLink {
                             throw .link(error)
                         }
                         do throws(KeychainSessionError) {
-                            post.yield(.opened(bearer, try await KeychainSession.open(bearer, profile: profile)))
+                            let session = try await KeychainSession.open(bearer, profile: profile)
+                            // Stopped meanwhile: nobody will serve this link, so close it.
+                            if case .terminated = post.yield(.opened(bearer, session)) { bearer.close() }
                         } catch {
                             bearer.close()
                             throw error

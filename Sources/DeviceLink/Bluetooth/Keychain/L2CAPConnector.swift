@@ -31,8 +31,9 @@ public struct L2CAPConnector: KeychainConnector {
         local.l2_family = sa_family_t(AF_BLUETOOTH)
         local.l2_cid = Self.attChannel.littleEndian
         local.l2_bdaddr_type = UInt8(BDADDR_LE_PUBLIC)
-        guard Self.call({ withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(fd, $0, socklen_t(MemoryLayout<sockaddr_l2>.size)) } } }) == 0 else {
+        let bound = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, socklen_t(MemoryLayout<sockaddr_l2>.size)) } }
+        guard bound == 0 else {
             throw .system(errno: errno, operation: "bind(L2CAP LE)")
         }
         var security = bt_security(level: UInt8(BT_SECURITY_LOW), key_size: 0)
@@ -71,8 +72,6 @@ public struct L2CAPConnector: KeychainConnector {
         }
         throw .system(errno: ETIMEDOUT, operation: "connect to \(address)")
     }
-
-    private static func call(_ body: () -> Int32) -> Int32 { body() }
 
     /// What to do about a failed connect, for the log and `pair`.
     public static func guidance(_ error: ATTError) -> String? {
