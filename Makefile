@@ -3,15 +3,16 @@
 
 SHELL := /bin/bash
 SWIFT ?= swift
-# chromium: the bench report's test renders the page in a real (headless) browser.
-APT_PACKAGES := libgps-dev libi2c-dev libbluetooth-dev gpsd gpsd-clients libsqlite3-dev libcrypt-dev libssl-dev libsystemd-dev libboost-dev g++ libcurl4 xz-utils python3-venv pkg-config chromium
+# chromium: the bench report's test renders the page in a real (headless) browser; chromium-driver
+# and selenium drive the device's own page in it.
+APT_PACKAGES := libgps-dev libi2c-dev libbluetooth-dev gpsd gpsd-clients libsqlite3-dev libcrypt-dev libssl-dev libsystemd-dev libboost-dev g++ libcurl4 xz-utils python3-venv pkg-config chromium chromium-driver
 SHARED ?= $(abspath ../shared)
 CACHE := .cache
 BENCH_VENV := Bench/.venv
 BENCH_PIP := numpy pandas scipy
 # The reference implementations the tests compare against (x-io's imufusion, scipy, numpy).
 ORACLE_VENV := Bench/.venv-oracle
-ORACLE_PIP := imufusion==1.3.3 numpy scipy 'setuptools>=77'
+ORACLE_PIP := imufusion==1.3.3 numpy scipy 'setuptools>=77' selenium
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)/detectord
 
 .PHONY: all bootstrap build run replay-demo test bench demo train evaluate install clean help
@@ -127,6 +128,7 @@ DESTDIR ?=
 install: build
 	install -D -m 0755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/detectord
 	install -D -m 0644 Sources/FallDetect/Resources/fall-model.txt $(DESTDIR)$(PREFIX)/share/detectord/fall-model.txt
+	install -D -m 0644 -t $(DESTDIR)$(PREFIX)/share/detectord/web Sources/detectord/Web/*
 	install -D -m 0644 docs/daemon.md $(DESTDIR)$(PREFIX)/share/doc/detectord/daemon.md
 	install -D -m 0644 config/systemd/detectord.sysusers $(DESTDIR)/etc/sysusers.d/detectord.conf
 	sed 's#/usr/local/bin/detectord#$(PREFIX)/bin/detectord#' config/systemd/detectord.service > $(CACHE)/detectord.service

@@ -55,7 +55,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
-            ]
+            ],
+            // The device's own page: static files served as they are (no build step, no CDN).
+            resources: [.copy("Web")]
         ),
 
         .testTarget(name: "FallDetectTests", dependencies: ["FallDetect", "CFusion", "TestSupport"]),
@@ -68,7 +70,9 @@ let package = Package(
                 "detectord", "FallDetect", "DeviceLink", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // The browser driver the page tests run (Python and selenium, in the oracle venv).
+            exclude: ["Page"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -161,11 +161,5 @@ public struct FallModelFile: Sendable, Hashable {
             field: "model")
     }
 
-    /// The running executable's path from /proc (symbolic links resolved), nil where unreadable.
-    static func runningExecutable() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return CommandLine.arguments.first }
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    static func runningExecutable() -> String? { RunningExecutable.path() }
 }

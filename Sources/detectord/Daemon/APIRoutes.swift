@@ -16,9 +16,12 @@ struct APIRoutes: Sendable {
     /// Presses the simulated keychain (`POST /api/keychain/press`: demos, page tests); nil or
     /// false without one.
     var pressSimulatedKeychain: (@Sendable (KeychainPress) -> Bool)? = nil
+    /// The device's own page, served at `/`; nil serves none.
+    var page: WebPage? = nil
 
     func router() -> Router<BasicRequestContext> {
         let router = Router()
+        page?.add(to: router)
         router.get("/api/status") { _, _ in
             try Self.json(status.report())
         }

@@ -112,7 +112,14 @@ struct Daemon {
 
         var pressSimulated: (@Sendable (KeychainPress) -> Bool)?
         if let keychainFactory, keychainFactory.radio != nil { pressSimulated = { keychainFactory.pressSimulated($0) } }
-        let routes = APIRoutes(workflow: workflow, status: status, hub: hub, metrics: metrics, keychain: keychain, pressSimulatedKeychain: pressSimulated)
+        // The page is served when it is found; without it the API still works (and says so).
+        let page: WebPage?
+        do { page = try WebPage.load() } catch {
+            page = nil
+            hub.publish(DaemonEvent("warning", at: startedAt, severity: .warning, [("message", .string(error.description))]))
+        }
+        let routes = APIRoutes(workflow: workflow, status: status, hub: hub, metrics: metrics, keychain: keychain,
+                               pressSimulatedKeychain: pressSimulated, page: page)
         let api = Application(
             router: routes.router(),
             configuration: ApplicationConfiguration(address: .hostname(plan.apiHost, port: plan.apiPort), serverName: "detectord"),

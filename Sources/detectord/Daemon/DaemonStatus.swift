@@ -85,12 +85,22 @@ final class DaemonStatus: Sendable {
             }
         }
         let contacts = try store.contacts()
+        let health = try store.channelHealth()
+        var channelNames = ["console"]
+        for contact in contacts where !channelNames.contains(contact.channel) { channelNames.append(contact.channel) }
+        let channels: [[String: Any]] = channelNames.map { name in
+            guard let failing = health.first(where: { $0.channel == name }) else { return ["name": name, "state": "reachable"] }
+            return ["name": name, "state": failing.isDown ? "down" : "failing", "failures": failing.failures]
+        }
         return [
             "workflow": workflow, "sensor": sensor, "detector": detector, "gnss": gnssReport,
             // Until DeviceLink's Bluetooth link is configured, the seam says so.
             "keychain": keychain.withLock { $0 }?.status ?? ["state": "not configured"],
             "person": machine.person?.fullName ?? NSNull(),
             "contacts": contacts.count,
+            // Never the full number: the page shows this to anyone who can reach it before the PIN.
+            "contact_list": contacts.map { ["name": $0.name, "phone": Self.masked($0.phone.e164), "channel": $0.channel] },
+            "channels": channels,
             "outbox_waiting": try store.waiting().count,
             "uptime_s": Self.tenths(Double(now - startedAt) / 1e9),
         ]
@@ -117,4 +127,10 @@ final class DaemonStatus: Sendable {
     }
 
     static func tenths(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+
+    /// "+3519•••••333": the country code and the last three digits, enough to tell contacts apart.
+    static func masked(_ e164: String) -> String {
+        guard e164.count > 7 else { return String(repeating: "•", count: e164.count) }
+        return String(e164.prefix(4)) + String(repeating: "•", count: e164.count - 7) + String(e164.suffix(3))
+    }
 }
