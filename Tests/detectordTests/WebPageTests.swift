@@ -37,7 +37,7 @@ import Testing
         let setup = try DaemonTestSetup()
         defer { setup.remove() }
         try setup.write(replay: DaemonTestSetup.demo("walking.detrec"), loop: true, countdown: 2, trackingMinutes: 0.2,
-                        pinHash: try PINHasher.hash("4821"), gnss: "source = \"recording\"", extra: "\n[keychain]\nkind = \"simulated\"\n")
+                        pinHash: try PINHasher.hash("4821"), gnss: "source = \"recording\"", extra: "\n[keychain]\nkind = \"simulated\"\nlink_lost_warning_minutes = 0.1\n")
         let daemon = try setup.start()
         defer { daemon.kill9() }
         try daemon.waitForEvent("keychain", timeout: 30) { $0.contains("state=connected") }
@@ -56,7 +56,7 @@ import Testing
         let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(errors.suffix(3000))")
-        for name in ["dashboard-phone", "dashboard-desktop", "alarm-countdown", "pin-lockout", "disarmed"] {
+        for name in ["dashboard-phone", "dashboard-desktop", "dashboard-battery-low", "dashboard-keychain-lost", "alarm-countdown", "pin-lockout", "disarmed"] {
             let size = (try? FileManager.default.attributesOfItem(atPath: shots.appendingPathComponent("\(name).png").path)[.size] as? Int) ?? 0
             #expect(size > 1000, "\(name).png")
         }

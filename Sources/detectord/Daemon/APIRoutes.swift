@@ -16,6 +16,8 @@ struct APIRoutes: Sendable {
     /// Presses the simulated keychain (`POST /api/keychain/press`: demos, page tests); nil or
     /// false without one.
     var pressSimulatedKeychain: (@Sendable (KeychainPress) -> Bool)? = nil
+    /// Moves the simulated keychain out of range or back and sets its battery.
+    var simulateKeychain: (@Sendable (_ inRange: Bool?, _ battery: Int?) -> Bool)? = nil
     /// The device's own page, served at `/`; nil serves none.
     var page: WebPage? = nil
 
@@ -83,6 +85,17 @@ struct APIRoutes: Sendable {
                 return try Self.problem(.conflict, "only a simulated keychain can be pressed from here ([keychain] kind = \"simulated\")")
             }
             return try Self.json(["ok": true, "pattern": pattern.rawValue])
+        }
+        router.post("/api/keychain/simulate") { request, _ in
+            if let refusal = Self.refusal(request) { return refusal }
+            let body = try await Self.body(request)
+            let inRange = body["in_range"] as? Bool
+            let battery = body["battery"] as? Int
+            if let battery, !(0...100).contains(battery) { return try Self.problem(.badRequest, "battery must be from 0 to 100") }
+            guard simulateKeychain?(inRange, battery) == true else {
+                return try Self.problem(.conflict, "only a simulated keychain can be moved from here ([keychain] kind = \"simulated\")")
+            }
+            return try Self.json(["ok": true])
         }
         return router
     }

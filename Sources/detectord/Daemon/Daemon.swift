@@ -111,7 +111,11 @@ struct Daemon {
         }
 
         var pressSimulated: (@Sendable (KeychainPress) -> Bool)?
-        if let keychainFactory, keychainFactory.radio != nil { pressSimulated = { keychainFactory.pressSimulated($0) } }
+        var simulateKeychain: (@Sendable (Bool?, Int?) -> Bool)?
+        if let keychainFactory, keychainFactory.radio != nil {
+            pressSimulated = { keychainFactory.pressSimulated($0) }
+            simulateKeychain = { keychainFactory.simulate(inRange: $0, battery: $1) }
+        }
         // The page is served when it is found; without it the API still works (and says so).
         let page: WebPage?
         do { page = try WebPage.load() } catch {
@@ -119,7 +123,7 @@ struct Daemon {
             hub.publish(DaemonEvent("warning", at: startedAt, severity: .warning, [("message", .string(error.description))]))
         }
         let routes = APIRoutes(workflow: workflow, status: status, hub: hub, metrics: metrics, keychain: keychain,
-                               pressSimulatedKeychain: pressSimulated, page: page)
+                               pressSimulatedKeychain: pressSimulated, simulateKeychain: simulateKeychain, page: page)
         let api = Application(
             router: routes.router(),
             configuration: ApplicationConfiguration(address: .hostname(plan.apiHost, port: plan.apiPort), serverName: "detectord"),

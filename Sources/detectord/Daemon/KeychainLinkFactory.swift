@@ -59,6 +59,19 @@ struct KeychainLinkFactory: Sendable {
         return true
     }
 
+    /// Moves the simulated keychain out of range (its link drops and connects fail) or back, and
+    /// sets its battery (`POST /api/keychain/simulate`: demos and the page's tests); false for a
+    /// real one.
+    func simulate(inRange: Bool?, battery: Int?) -> Bool {
+        guard let radio, let target = target(), let tag = radio.tag(target.address) else { return false }
+        if let inRange {
+            tag.connector.inRange = inRange
+            if !inRange { tag.peripheral.disconnect() }
+        }
+        if let battery { tag.peripheral.setBattery(UInt8(clamping: battery)) }
+        return true
+    }
+
     /// The simulated keychain's scripted presses, from the daemon's start.
     func playScript() async {
         guard let tag = simulatedTag() else { return }

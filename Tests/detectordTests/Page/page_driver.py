@@ -47,6 +47,25 @@ try:
     browser.save_screenshot(out + "/dashboard-desktop.png")
     browser.set_window_size(375, 900)
 
+    # The wireframes' other states: the battery low, then the keychain lost (GPS is unavailable
+    # throughout: the walk has no fixes), each reaching the page by the event stream alone.
+    assert post("/api/keychain/simulate", {"battery": 12}) == 200
+    wait.until(lambda b: b.find_element(By.CSS_SELECTOR, "#row-battery .value").text == "12 %")
+    assert browser.find_element(By.CSS_SELECTOR, "#row-battery .detail").text == "Charge your keychain soon"
+    assert browser.find_element(By.ID, "row-battery").get_attribute("data-level") == "warning"
+    browser.save_screenshot(out + "/dashboard-battery-low.png")
+    assert post("/api/keychain/simulate", {"in_range": False}) == 200
+    wait.until(lambda b: b.find_element(By.CSS_SELECTOR, "#row-keychain .value").text in ("Searching", "Cannot find the keychain"))
+    browser.find_element(By.ID, "refresh").click()
+    WebDriverWait(browser, 30, poll_frequency=0.2).until(
+        lambda b: (b.find_element(By.ID, "refresh").click() or True)
+        and b.find_element(By.CSS_SELECTOR, "#row-keychain .value").text == "Cannot find the keychain")
+    assert browser.find_element(By.ID, "overall").get_attribute("data-level") == "error"
+    assert browser.find_element(By.CSS_SELECTOR, "#row-gps .value").text == "Unavailable"
+    browser.save_screenshot(out + "/dashboard-keychain-lost.png")
+    assert post("/api/keychain/simulate", {"in_range": True, "battery": 96}) == 200
+    wait.until(lambda b: b.find_element(By.CSS_SELECTOR, "#row-keychain .value").text == "Connected")
+
     # A press on the keychain shows the alarm without a reload; "I'm fine" ends it.
     latencies = []
     browser.execute_script("window.__sameDocument = true")
