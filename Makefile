@@ -5,7 +5,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 # chromium: the bench report's test renders the page in a real (headless) browser; chromium-driver
 # and selenium drive the device's own page in it.
-APT_PACKAGES := libgps-dev libi2c-dev libbluetooth-dev gpsd gpsd-clients libsqlite3-dev libcrypt-dev libssl-dev libsystemd-dev libboost-dev g++ libcurl4 xz-utils python3-venv pkg-config chromium chromium-driver
+APT_PACKAGES := libgps-dev libi2c-dev libbluetooth-dev gpsd gpsd-clients libsqlite3-dev libcrypt-dev libssl-dev libsystemd-dev libboost-dev g++ libcurl4 xz-utils python3-venv pkg-config chromium chromium-driver openssl
 SHARED ?= $(abspath ../shared)
 CACHE := .cache
 BENCH_VENV := Bench/.venv

@@ -53,6 +53,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],

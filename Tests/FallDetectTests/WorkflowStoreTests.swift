@@ -123,7 +123,7 @@ import Testing
             try store.saveContact(Contact(name: "Bob", phone: "+33612345678"))
             try store.setSetting("pinHash", PINHasher.hash("2468"))
             let eve = try Contact(name: "Eve", phone: "+33698765432")
-            #expect { try store.saveContact(eve) } throws: { ($0 as? FallDetectError)?.message == "changing contacts needs the PIN" }
+            #expect { try store.saveContact(eve) } throws: { ($0 as? FallDetectError)?.message == "this change needs the PIN" }
             #expect { try store.saveContact(eve, pin: "1111") } throws: { ($0 as? FallDetectError)?.message == "wrong PIN" }
             #expect { try store.removeContact(phone: PhoneNumber("+33612345678")!) } throws: { ($0 as? FallDetectError)?.field == "pin" }
             try store.saveContact(eve, pin: "2468")

@@ -190,15 +190,17 @@ public final class OutboxDispatcher {
         let fix = try tx.lastPosition().map {
             GNSSFix(timestampNanoseconds: 0, mode: .threeD, latitude: $0.latitude, longitude: $0.longitude, speed: $0.speed, horizontalAccuracy: $0.accuracy)
         }
+        // A test's later messages go out after protection resumed, so the message says it was one.
         let device = switch machine.trigger {
+        case _ where message.isTest: "safety device"
         case .automaticCrash: "crash detector"
         case .manual where machine.raisedFromKeychain: "keychain"
-        case .manual: "safety device"
+        case .manual, .test: "safety device"
         default: "fall detector"
         }
         let context = MessageContext(
             person: person, device: device, position: fix, time: Date(timeIntervalSince1970: Double(utc) / 1e9),
-            timeZone: options.timeZone, isTest: options.isTest)
+            timeZone: options.timeZone, isTest: options.isTest || message.isTest)
         return MessageText.text(kind, context, batteryPercent: try tx.setting("batteryPercent", as: Int.self))
     }
 
@@ -213,7 +215,7 @@ public final class OutboxDispatcher {
         // Keys read msg-<sequence>-<channel>-<recipient>.
         let sequence = Int(message.idempotencyKey.split(separator: "-").dropFirst().first ?? "") ?? 0
         return EmergencyPayload(
-            kind: MessageKind(rawValue: message.kind) ?? .alert, text: text, trigger: machine.trigger, isTest: options.isTest,
+            kind: MessageKind(rawValue: message.kind) ?? .alert, text: text, trigger: machine.trigger, isTest: options.isTest || message.isTest,
             timestamp: Date(timeIntervalSince1970: Double(utc) / 1e9), sequence: sequence, deviceID: options.deviceID,
             personID: machine.person?.phone.e164 ?? "unknown", recipient: message.recipient,
             position: history.first.map(position), previousPositions: history.dropFirst().map(position),

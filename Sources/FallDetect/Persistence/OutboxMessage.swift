@@ -9,14 +9,17 @@ public struct OutboxMessage: Sendable, Equatable, FetchableRecord {
     public var channel: String
     public var recipient: String
     public var attempts: Int
+    /// Queued during a test alarm: its text says so, even if the test has ended when it goes out.
+    public var isTest: Bool
 
-    init(id: Int64, idempotencyKey: String, kind: String, channel: String, recipient: String, attempts: Int) {
+    init(id: Int64, idempotencyKey: String, kind: String, channel: String, recipient: String, attempts: Int, isTest: Bool = false) {
         self.id = id
         self.idempotencyKey = idempotencyKey
         self.kind = kind
         self.channel = channel
         self.recipient = recipient
         self.attempts = attempts
+        self.isTest = isTest
     }
 
     public init(row: Row) {
@@ -26,5 +29,6 @@ public struct OutboxMessage: Sendable, Equatable, FetchableRecord {
         channel = row["channel"]
         recipient = row["recipient"]
         attempts = row["attempts"]
+        isTest = row["test"] ?? false
     }
 }

@@ -98,6 +98,10 @@ public final class WorkflowStore: Sendable {
                 t.column("boundAt", .integer).notNull()
             }
         }
+        migrator.registerMigration("v5-test-alarm") { db in
+            // A test alarm's messages say so, even those that go out after the test has ended.
+            try db.alter(table: "outbox") { t in t.add(column: "test", .boolean).notNull().defaults(to: false) }
+        }
         return migrator
     }
 
@@ -142,6 +146,11 @@ public final class WorkflowStore: Sendable {
 
     public func incidents() throws -> [Incident] {
         try read { db in try Incident.fetchAll(db, sql: "SELECT id, trigger, startedAt, endedAt, outcome, sentAt FROM incident ORDER BY id") }
+    }
+
+    /// The newest `limit` incidents with their evidence, timeline and messages, newest first.
+    public func incidentHistory(limit: Int = 20) throws -> [IncidentHistory] {
+        try read { db in try IncidentHistory.fetch(db, limit: limit) }
     }
 
     public func journal() throws -> [JournalEntry] {

@@ -1,19 +1,23 @@
 extension WorkflowTransaction {
-    /// Makes the stored person, contacts and PIN what the daemon's configuration file says. The
-    /// file is root's to edit, so it needs no PIN (the page's changes do); a person who changed is
-    /// protected under the new details, and an emergency in progress is never touched.
+    /// Makes the stored person, contacts and PIN what the daemon's configuration file says, for
+    /// each it gives (nil leaves the page's set-up as it is). The file is root's to edit, so it
+    /// needs no PIN (the page's changes do); a person who changed is protected under the new
+    /// details, and an emergency in progress is never touched.
     public func adopt(
-        person: ProtectedPerson?, contacts: [Contact], pinHash: String?, settings: WorkflowSettings,
+        person: ProtectedPerson?, contacts: [Contact]?, pinHash: String?, settings: WorkflowSettings,
         gnssConfigured: Bool, at now: Int64
     ) throws -> [WorkflowAction] {
-        try db.execute(sql: "DELETE FROM contact")
-        for contact in contacts { try upsert(contact) }
+        if let contacts {
+            try db.execute(sql: "DELETE FROM contact")
+            for contact in contacts { try upsert(contact) }
+        }
         if let pinHash { try setSetting("pinHash", pinHash) }
         var machine = try workflow()
         if machine.settings != settings {
             machine.settings = settings
             try setSetting("workflow", machine)
         }
+        // Without [person] the page's wearer (if set up) is protected as stored.
         guard let person, machine.person != person else { return [] }
         let hasFix = try lastPosition() != nil
         return try apply(.startProtection(person, gnssConfigured: gnssConfigured, hasFix: hasFix), at: now)

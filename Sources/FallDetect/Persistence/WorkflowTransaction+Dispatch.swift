@@ -79,7 +79,7 @@ extension WorkflowTransaction {
         try PendingMessage.fetchAll(
             db,
             sql: """
-                SELECT id, idempotencyKey, kind, channel, recipient, attempts, priority, createdAt, nextAttemptAt, lastAttemptAt
+                SELECT id, idempotencyKey, kind, channel, recipient, attempts, test, priority, createdAt, nextAttemptAt, lastAttemptAt
                 FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ? ORDER BY priority, id
                 """,
             arguments: [Int64.max])

@@ -33,13 +33,8 @@ public struct WorkflowTransaction {
     /// Adds or replaces (by phone number) a contact, at most `limit` of them. Once a PIN is set, set-up
     /// is complete and changing who gets told needs the PIN, so nobody can quietly remove a guardian.
     public func saveContact(_ contact: Contact, pin: String? = nil, limit: Int = 5, at now: Int64 = 0) throws {
-        try authorize(pin, at: now)
         let exists = try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM contact WHERE phone = ?)", arguments: [contact.phone.e164]) ?? false
-        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM contact") ?? 0
-        guard exists || count < limit else {
-            throw FallDetectError(.invalidArgument, "at most \(limit) contacts", field: "contact")
-        }
-        try upsert(contact)
+        try Self.require(setUp(.saveContact(contact, replacing: exists ? contact.phone : nil, limit: limit), pin: pin, at: now))
     }
 
     /// Writes a contact, replacing the one with the same number; no PIN check (callers decide).
@@ -50,25 +45,7 @@ public struct WorkflowTransaction {
     }
 
     public func removeContact(phone: PhoneNumber, pin: String? = nil, at now: Int64 = 0) throws {
-        try authorize(pin, at: now)
-        try db.execute(sql: "DELETE FROM contact WHERE phone = ?", arguments: [phone.e164])
-    }
-
-    /// Passes when no PIN is set yet, or when `pin` is the PIN (the duress PIN does not count).
-    /// Wrong tries count towards the same lockout as disarming.
-    func authorize(_ pin: String?, at now: Int64) throws {
-        guard let hash = try setting("pinHash", as: String.self) else { return }
-        guard let pin else { throw FallDetectError(.invalidArgument, "changing contacts needs the PIN", field: "pin") }
-        var lock = try setting("pinLock", as: PINLock.self) ?? PINLock()
-        let outcome = lock.check(pin, pinHash: hash, duressHash: nil, at: now)
-        try setSetting("pinLock", lock)
-        switch outcome {
-        case .verdict(.correct): return
-        case .lockedOut(let seconds):
-            throw FallDetectError(.invalidArgument, "PIN entry locked for \(Int(seconds.rounded(.up))) s", field: "pin")
-        case .verdict:
-            throw FallDetectError(.invalidArgument, "wrong PIN", field: "pin")
-        }
+        try Self.require(setUp(.removeContact(phone), pin: pin, at: now))
     }
 
     // MARK: The state machine
@@ -132,16 +109,17 @@ public struct WorkflowTransaction {
             // An alert still waiting for its retry must not arrive after the all clear, and whoever
             // never heard of the emergency needs no all clear.
             let pending = try OutboxMessage.fetchAll(
-                db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ?",
+                db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts, test FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ?",
                 arguments: [Int64.max])
             for message in pending { try abandon(message, reason: "superseded by the all clear", at: now) }
             let notified = Set(try String.fetchAll(db, sql: "SELECT DISTINCT recipient FROM outbox WHERE deliveredAt IS NOT NULL"))
             recipients = recipients.filter { $0.1 == Self.localLog.address || notified.contains($0.1) }
         }
+        let isTest = try workflow().trigger == .test
         for recipient in recipients {
             try db.execute(
-                sql: "INSERT OR IGNORE INTO outbox(idempotencyKey, kind, channel, recipient, createdAt, nextAttemptAt, priority) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                arguments: ["msg-\(sequence)-\(recipient.0)-\(recipient.1)", kind.rawValue, recipient.0, recipient.1, now, now, kind.deliveryPriority])
+                sql: "INSERT OR IGNORE INTO outbox(idempotencyKey, kind, channel, recipient, createdAt, nextAttemptAt, priority, test) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                arguments: ["msg-\(sequence)-\(recipient.0)-\(recipient.1)", kind.rawValue, recipient.0, recipient.1, now, now, kind.deliveryPriority, isTest])
         }
     }
 
@@ -177,7 +155,7 @@ public struct WorkflowTransaction {
     /// Messages not yet delivered whose next attempt is due.
     public func due(at now: Int64) throws -> [OutboxMessage] {
         try OutboxMessage.fetchAll(
-            db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt <= ? ORDER BY id",
+            db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts, test FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt <= ? ORDER BY id",
             arguments: [now])
     }
 
@@ -185,7 +163,7 @@ public struct WorkflowTransaction {
     /// (an abandoned one waits at `Int64.max` for ever).
     public func waiting() throws -> [OutboxMessage] {
         try OutboxMessage.fetchAll(
-            db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ? ORDER BY id",
+            db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts, test FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ? ORDER BY id",
             arguments: [Int64.max])
     }
 

@@ -91,6 +91,8 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
             return raise(kind, countdown: settings.countdown, fromKeychain: false, at: now)
         case .sos(let fromKeychain):
             return raise(.manual, countdown: settings.manualCountdown, fromKeychain: fromKeychain, at: now)
+        case .testAlarm:
+            return raise(.test, countdown: settings.manualCountdown, fromKeychain: false, at: now)
         case .followUp(let kind):
             return followUp(kind)
         case .imFine:
@@ -116,7 +118,8 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
             guard state.hasSent else {
                 return state == .alertCountdown ? handle(.imFine, at: now) : [.ignored("no emergency to cancel")]
             }
-            guard disarmed else { return [.pinRequired] }
+            // A test alarm that cannot get through may be called off without the PIN.
+            guard disarmed || trigger == .test else { return [.pinRequired] }
             return cancel(reason: "cancelled by the wearer")
         case .resume:
             guard state == .emergencyEnded || state.hasSent else { return [.ignored("no emergency to resume from")] }
@@ -131,6 +134,12 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
                 // Tracking lasts from the moment a contact knows, not from when sending began.
                 trackingUntil = now + nanoseconds(settings.trackingDuration)
                 trackingAwaitsDelivery = nil
+            }
+            guard trigger != .test else {
+                // A test proves the chain once a contact has it; nobody needs tracking.
+                trackingUntil = nil
+                trackingAwaitsDelivery = nil
+                return [move(to: .emergencySent, "delivery confirmed"), .tracking(on: false)] + resume(reason: "test alarm delivered")
             }
             return [move(to: .emergencySent, "delivery confirmed")]
         case .position(let latitude, let longitude):
@@ -162,6 +171,7 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
         case .automaticFall: "fall detected"
         case .automaticCrash: "crash detected"
         case .manual: fromKeychain ? "SOS from the keychain" : "SOS"
+        case .test: "test alarm"
         }
         return [move(to: .alertCountdown, reason), .alarm(on: true), .keychainBeep(on: true)]
     }

@@ -8,6 +8,9 @@ public enum WorkflowInput: Sendable, Equatable {
     case detection(EmergencyTrigger)
     /// A manual SOS; `fromKeychain` makes the alarm repeat its message until disarmed.
     case sos(fromKeychain: Bool)
+    /// A test alarm (set-up's last step): countdown, sending and delivery as for an SOS, with
+    /// every message marked as a test.
+    case testAlarm
     /// What a fall's follow-up stage concluded (`DetectionPipeline.takeFollowUps()`): the wearer
     /// up again withdraws the fall's countdown; the other outcomes leave it running.
     case followUp(FollowUpOutcome.Kind)

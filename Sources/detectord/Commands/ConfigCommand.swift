@@ -37,7 +37,7 @@ struct ConfigCommand: ParsableCommand {
 
         /// "FILE: ok" and one line for each part a person would want to confirm.
         static func summary(_ c: DaemonConfiguration, file: String) -> String {
-            let person = c.person.person
+            let person = c.person.map { "\($0.person.fullName) (\($0.person.phone), \($0.person.country))" } ?? "set on the device's page"
             let sensor: String =
                 switch c.sensor.source {
                 case .i2c(let i2c):
@@ -47,11 +47,14 @@ struct ConfigCommand: ParsableCommand {
                 case .replay(let replay):
                     "replay \(replay.path) at \(ConfigurationTable.text(replay.speed))x\(replay.loop ? ", looped" : "")"
                 }
-            let contacts = c.contacts.map { "\($0.contact.name) (\($0.channel.rawValue))" }.joined(separator: ", ")
+            let contacts = c.contacts.map { list in
+                "\(list.count): " + list.map { "\($0.contact.name) (\($0.channel.rawValue))" }.joined(separator: ", ")
+            } ?? "set on the device's page"
+
             var lines = [
                 "\(file): ok",
-                "  person:   \(person.fullName) (\(person.phone), \(person.country))",
-                "  contacts: \(c.contacts.count): \(contacts)",
+                "  person:   \(person)",
+                "  contacts: \(contacts)",
                 "  detector: \(c.detector.profile.name), \(c.detector.sensitivity) sensitivity\(c.detector.modelPath.map { ", model \($0)" } ?? "")",
                 "  sensor:   \(sensor)",
                 "  channels: \(c.channels.configured.map(\.rawValue).joined(separator: ", "))",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FallDetect
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -14,7 +15,9 @@ struct CtlCommand: AsyncParsableCommand {
             countdown), call112 (silences the alarm; the countdown goes on), quit (after sending: \
             silences and opens the survey; needs the PIN first), survey didnt_fall|fell|no_help_needed, \
             cancel, resume, disarm PIN (read from standard input when not given), beep [SECONDS] (a test beep \
-            on the keychain), and press [single|double|triple] (presses a simulated keychain). Exit status 0 \
+            on the keychain), press [single|double|triple] (presses a simulated keychain), and token (a new \
+            login token for the page from other machines, shown once; the old one and its sessions stop \
+            working; written to the database of --config, so it needs no API). Exit status 0 \
             when the daemon did it, 3 when it needs the PIN, 1 when it does not apply now or the daemon cannot be reached.
             """)
 
@@ -27,7 +30,13 @@ struct CtlCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The daemon's API.", valueName: "url"))
     var api: String = "http://127.0.0.1:8180"
 
-    static let posts = ["sos", "fine", "call112", "quit", "cancel", "resume", "survey", "disarm", "beep", "press"]
+    @Option(name: .shortAndLong, help: ArgumentHelp("token: the configuration file naming the database.", valueName: "file"))
+    var config: String = "/etc/detectord/detectord.toml"
+
+    @Option(help: ArgumentHelp("token: this database instead of the configuration's.", valueName: "path"))
+    var db: String?
+
+    static let posts = ["sos", "fine", "call112", "quit", "cancel", "resume", "survey", "disarm", "beep", "press", "token"]
 
     func validate() throws {
         guard action == "status" || action == "events" || Self.posts.contains(action) else {
@@ -46,6 +55,8 @@ struct CtlCommand: AsyncParsableCommand {
             if status != 200 { throw ExitCode(1) }
         case "events":
             try await follow(URL(string: base + "/api/events")!)
+        case "token":
+            try issueToken()
         default:
             var body: [String: Any] = [:]
             if action == "survey" { body["answer"] = value }
@@ -65,6 +76,20 @@ struct CtlCommand: AsyncParsableCommand {
             default: throw ExitCode(1)
             }
         }
+    }
+
+    /// A new login token straight into the database: the daemon checks it at each login.
+    private func issueToken() throws {
+        var path = db
+        if path == nil {
+            do { path = try DaemonConfiguration.load(path: config).storage.database } catch {
+                for issue in error.issues { Terminal.standardError.write("\(issue)\n") }
+                throw ExitCode(65)
+            }
+        }
+        let token = try LoginTokens(store: WorkflowStore(path: path ?? "")).issue()
+        Terminal.standardOutput.write("\(token)\n")
+        Terminal.standardError.write("Log in to the device's page from other machines with this token; it is not shown again.\n")
     }
 
     static func send(_ request: URLRequest) async throws -> (Data, Int) {

@@ -71,7 +71,11 @@ struct PairCommand: AsyncParsableCommand {
             await tellDaemon()
             return
         }
-        let person = settings.person.person
+        // The wearer from the file, or the one set up on the page.
+        guard let person = try settings.person?.person ?? store.workflow().person else {
+            Terminal.standardError.write("detectord pair: nobody is set up to wear this device yet: add [person] to \(config) or set the wearer up on the device's page\n")
+            throw ExitCode(1)
+        }
         let owner = person.phone.e164
         if let mine = try store.snapshot({ try $0.keychainBinding() }), mine.address != address?.uppercased() {
             Terminal.standardError.write("detectord pair: this device already has keychain \(mine.name) \(mine.address); run detectord pair --forget first\n")

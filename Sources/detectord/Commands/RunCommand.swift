@@ -71,10 +71,6 @@ struct RunCommand: AsyncParsableCommand {
             api.host = host
             api.port = port
         }
-        // Any other address needs the login and HTTPS of the device's page, which are not built yet.
-        guard ["127.0.0.1", "localhost", "::1"].contains(api.host) || api.host.hasPrefix("127.") else {
-            throw FallDetectError(.invalidArgument, "the API listens on loopback only for now (no login yet); got \(api.host)", path: config, field: "api.listen")
-        }
         let recorded = RecordedGNSSSource()
         let gnss: GNSSChoice = switch settings.gnss {
         case .gpsd(let host, let port): .gpsd(host: host, port: port)
@@ -96,15 +92,26 @@ struct RunCommand: AsyncParsableCommand {
         }
         return DaemonPlan(
             source: source, sourceIsFinite: finite, profile: settings.detector.profile.with(sensitivity: settings.detector.sensitivity),
+            sensitivity: settings.detector.sensitivity.rawValue,
             fallModelPath: settings.detector.modelPath, notWornMessageAfter: settings.detector.notWornMessageMinutes.map { $0 * 60 },
             stallSeconds: settings.sensor.stallSeconds, sensorFaultMessageAfter: settings.sensor.faultMessageMinutes.map { $0 * 60 },
             // A replay is in the body frame already, and a fixed mapping is applied by the chip's
             // source; only `auto` leaves a frame for the pipeline to estimate.
             axes: settings.sensor.source.name != "replay" && settings.sensor.axes == .auto ? .auto : .fixed(.identity), gnss: gnss,
-            workflowSettings: settings.workflow.settings, demo: settings.workflow.demo, person: settings.person.person,
-            contacts: settings.contacts.map(\.contact), pinHash: settings.pin.hash, channels: channels, keychainSettings: settings.keychain,
-            databasePath: db ?? settings.storage.database, apiHost: api.host, apiPort: api.port, exitWhenIdle: exitWhenIdle,
+            workflowSettings: settings.workflow.settings, demo: settings.workflow.demo, person: settings.person?.person,
+            contacts: settings.contacts?.map(\.contact), pinHash: settings.pin.hash, channels: channels, keychainSettings: settings.keychain,
+            databasePath: db ?? settings.storage.database, apiHost: api.host, apiPort: api.port,
+            tls: api.certificate.flatMap { certificate in api.key.map { DaemonPlan.TLSFiles(certificate: certificate, key: $0) } },
+            detectorFromFile: settings.detector.fromFile,
+            contactChannels: Self.contactChannels(settings.channels.configured.map(\.rawValue)), exitWhenIdle: exitWhenIdle,
             statusEvery: statusEvery, sensorNotices: relay, recordPath: record, gyroscopeRange: RecordCommand.gyroscopeRange(settings))
     }
 
+    /// The channels a contact added on the page may use, the default first: SMS, then the webhook,
+    /// then the console (a device with nothing else still logs its alerts).
+    static func contactChannels(_ configured: [String]) -> [String] {
+        let order = ["sms", "webhook", "console"]
+        let known = order.filter(configured.contains)
+        return known.isEmpty ? ["console"] : known
+    }
 }

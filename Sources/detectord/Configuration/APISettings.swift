@@ -1,11 +1,18 @@
-/// `[api]`: the local HTTP API's address. Optional: loopback only, 127.0.0.1:8180, since the API
-/// can disarm an alarm.
+/// `[api]`: where the API and the device's page listen, and the certificate for HTTPS. Optional:
+/// loopback only, 127.0.0.1:8180. Any other address needs the login (`detectord ctl token`);
+/// with `certificate` and `key` (PEM files) it is served over HTTPS.
 struct APISettings: Sendable, Equatable {
     /// A host name or address; IPv6 without brackets.
     var host: String
     var port: Int
+    /// PEM files for HTTPS; both or neither.
+    var certificate: String?
+    var key: String?
 
-    static let keys = ["listen"]
+    static let keys = ["listen", "certificate", "key"]
+
+    /// Listening on loopback only: no login is asked for.
+    var isLoopbackOnly: Bool { ["localhost", "::1"].contains(host) || host.hasPrefix("127.") }
 
     init(host: String = "127.0.0.1", port: Int = 8180) {
         self.host = host
@@ -17,16 +24,32 @@ struct APISettings: Sendable, Equatable {
 
     init?(_ table: ConfigurationTable) {
         table.rejectUnknownKeys(known: Self.keys)
-        guard table.contains("listen") else {
-            self.init()
-            return
+        self.init()
+        var ok = true
+        if table.contains("listen") {
+            guard let text = table.string("listen") else { return nil }
+            if let (host, port) = Self.split(text) {
+                self.host = host
+                self.port = port
+            } else {
+                table.context.report(table.field("listen"), "\"\(text)\" is not host:port such as 127.0.0.1:8180 or [::1]:8180 (port 1 to 65535)")
+                ok = false
+            }
         }
-        guard let text = table.string("listen") else { return nil }
-        guard let (host, port) = Self.split(text) else {
-            table.context.report(table.field("listen"), "\"\(text)\" is not host:port such as 127.0.0.1:8180 or [::1]:8180 (port 1 to 65535)")
-            return nil
+        certificate = table.path("certificate")
+        key = table.path("key")
+        if (certificate == nil) != (key == nil) {
+            table.context.report(table.field(certificate == nil ? "certificate" : "key"), "give certificate and key together (PEM files), or neither", at: .key)
+            ok = false
         }
-        self.init(host: host, port: port)
+        for (name, path) in [("certificate", certificate), ("key", key)] {
+            guard let path else { continue }
+            do { _ = try ReferencedFile.read(path) } catch {
+                table.context.report(table.field(name), error.message)
+                ok = false
+            }
+        }
+        guard ok else { return nil }
     }
 
     /// "127.0.0.1:8180" → ("127.0.0.1", 8180); "[::1]:8180" → ("::1", 8180). `run --listen` also

@@ -6,9 +6,12 @@ import TOMLKit
 /// documents each field). Values are checked when the file is read, so a daemon that got one can
 /// start; every problem is reported at once, each with its line and field.
 struct DaemonConfiguration: Sendable, Equatable {
-    var person: PersonSettings
-    /// One to `ContactSettings.maximumCount`, each on a configured channel, no number twice.
-    var contacts: [ContactSettings]
+    /// nil: the wearer is set up on the device's page and kept in its database.
+    var person: PersonSettings?
+    /// One to `ContactSettings.maximumCount`, each on a configured channel, no number twice; nil
+    /// when the file gives none, so the page manages them. Given here, the file is the authority
+    /// and the page shows them without letting anyone change them.
+    var contacts: [ContactSettings]?
     var pin: PINSettings
     var detector: DetectorSettings
     var sensor: SensorSettings
@@ -55,10 +58,13 @@ struct DaemonConfiguration: Sendable, Equatable {
     /// Reads every table, then the rules that join them; nil when anything was reported.
     private static func read(_ root: ConfigurationTable) -> DaemonConfiguration? {
         root.rejectUnknownKeys(known: keys)
-        let person = root.table("person", required: "a [person] table: who wears the device").flatMap(PersonSettings.init)
+        // Both optional: a device set up on its page keeps the wearer and contacts in its database.
+        let personGiven = root.contains("person")
+        let person = personGiven ? root.table("person").flatMap(PersonSettings.init) : nil
+        let contactsGiven = root.contains("contacts")
         let contactTables = root.tables("contacts")
-        if contactTables.isEmpty, root.table["contacts"]?.array?.isEmpty ?? !root.contains("contacts") {
-            root.missing("contacts", "at least one [[contacts]] entry: someone to alert")
+        if contactsGiven, contactTables.isEmpty, root.table["contacts"]?.array?.isEmpty ?? true {
+            root.missing("contacts", "at least one [[contacts]] entry: someone to alert (or no contacts key, to set them on the page)")
         }
         for (n, table) in contactTables.enumerated() where n >= ContactSettings.maximumCount {
             root.context.report(table.field, "one contact too many: at most \(ContactSettings.maximumCount), this is number \(n + 1)", at: .key)
@@ -81,12 +87,13 @@ struct DaemonConfiguration: Sendable, Equatable {
         let declared = channels.map { Set($0.configured) } ?? declaredChannels(root)
         checkContacts(contacts, tables: contactTables, channels: declared, context: root.context)
 
-        guard let person, let pin, let detector, let sensor, let gnss, let keychain, let workflow, let channels, let storage, let api, let log
+        guard person != nil || !personGiven else { return nil }
+        guard let pin, let detector, let sensor, let gnss, let keychain, let workflow, let channels, let storage, let api, let log
         else { return nil }
         let validContacts = contacts.compactMap { $0 }
-        guard validContacts.count == contacts.count, !validContacts.isEmpty else { return nil }
+        guard validContacts.count == contacts.count, !validContacts.isEmpty || !contactsGiven else { return nil }
         return DaemonConfiguration(
-            person: person, contacts: validContacts, pin: pin, detector: detector, sensor: sensor, gnss: gnss, keychain: keychain,
+            person: person, contacts: contactsGiven ? validContacts : nil, pin: pin, detector: detector, sensor: sensor, gnss: gnss, keychain: keychain,
             workflow: workflow, channels: channels, storage: storage, api: api, log: log)
     }
 

@@ -10,6 +10,8 @@ struct DetectorSettings: Sendable, Equatable {
     var modelPath: String?
     /// Minutes off the body before the wearer is told; nil (0 in the file) never tells.
     var notWornMessageMinutes: Double?
+    /// The file names the profile or the sensitivity: the page shows them but may not change them.
+    var fromFile = false
 
     static let keys = ["profile", "sensitivity", "model", "not_worn_message_minutes"]
     static let defaultNotWornMessageMinutes = 30.0
@@ -50,5 +52,6 @@ struct DetectorSettings: Sendable, Equatable {
         }
         guard let profile, let sensitivity, modelOK else { return nil }
         self.init(profile: profile, sensitivity: sensitivity, modelPath: model, notWornMessageMinutes: minutes)
+        fromFile = table.contains("profile") || table.contains("sensitivity")
     }
 }

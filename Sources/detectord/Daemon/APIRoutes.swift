@@ -3,10 +3,11 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-/// The local HTTP API: the status, the event stream (server-sent events) and the person's
-/// actions, plus Prometheus metrics. It listens on loopback; every state-changing request must
-/// be `application/json` (a page on another site cannot send that without the browser asking
-/// first), and the PIN rules are the workflow's own.
+/// The HTTP API: the status, the event stream (server-sent events) and the person's actions,
+/// the page's set-up (`SetupRoutes`), plus Prometheus metrics. Loopback needs no login, other
+/// addresses do (`AccessGuard`); every state-changing request must be `application/json` (a page
+/// on another site cannot send that without the browser asking first) from this origin, PIN
+/// tries are rate limited per client, and the PIN rules are the workflow's own.
 struct APIRoutes: Sendable {
     let workflow: WorkflowService
     let status: DaemonStatus
@@ -20,10 +21,35 @@ struct APIRoutes: Sendable {
     var simulateKeychain: (@Sendable (_ inRange: Bool?, _ battery: Int?) -> Bool)? = nil
     /// The device's own page, served at `/`; nil serves none.
     var page: WebPage? = nil
+    var setup: SetupRoutes? = nil
+    var tokens: LoginTokens? = nil
+    var limiter = PINRateLimiter()
+    /// Session cookies get `Secure` when the API is served over HTTPS.
+    var secure = false
 
-    func router() -> Router<BasicRequestContext> {
-        let router = Router()
+    func router() -> Router<DeviceRequestContext> {
+        let router = Router(context: DeviceRequestContext.self)
+        if let tokens {
+            let open = Set((page?.files.keys).map(Array.init) ?? []).union(["/api/login"])
+            router.add(middleware: AccessGuard(tokens: tokens, open: open))
+        }
         page?.add(to: router)
+        setup?.add(to: router)
+        router.post("/api/login") { request, context in
+            if let refusal = Self.refusal(request) { return refusal }
+            guard let tokens else { return try Self.problem(.notFound, "no login on this device") }
+            let client = context.remoteAddress?.ipAddress ?? "unknown"
+            if let wait = limiter.admit("login " + client, at: WorkflowService.utcNow()) { return try Self.tooManyTries(wait: wait) }
+            let body = try await Self.body(request)
+            guard let token = body["token"] as? String, let session = tokens.login(token: token, at: WorkflowService.utcNow()) else {
+                limiter.failed("login " + client, at: WorkflowService.utcNow())
+                return try Self.problem(.unauthorized, "wrong token")
+            }
+            var response = try Self.json(["ok": true])
+            let lifetime = LoginTokens.sessionLifetime / 1_000_000_000
+            response.headers[.setCookie] = "\(LoginTokens.cookieName)=\(session); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(lifetime)\(secure ? "; Secure" : "")"
+            return response
+        }
         router.get("/api/status") { _, _ in
             try Self.json(status.report())
         }
@@ -53,13 +79,17 @@ struct APIRoutes: Sendable {
             }
             return try Self.answer(await workflow.apply(.survey(answer), origin: "api"))
         }
-        router.post("/api/disarm") { request, _ in
+        router.post("/api/disarm") { request, context in
             if let refusal = Self.refusal(request) { return refusal }
+            let client = context.remoteAddress?.ipAddress ?? "unknown"
+            if let wait = limiter.admit(client, at: WorkflowService.utcNow()) { return try Self.tooManyTries(wait: wait) }
             let body = try await Self.body(request)
             guard let pin = body["pin"] as? String, !pin.isEmpty, pin.count <= 32 else {
                 return try Self.problem(.badRequest, "give the PIN as {\"pin\": \"1234\"}")
             }
-            return try Self.answer(await workflow.disarm(pin: pin))
+            let result = await workflow.disarm(pin: pin)
+            if case .success(let actions) = result, actions.contains(.ignored("wrong PIN")) { limiter.failed(client, at: WorkflowService.utcNow()) }
+            return try Self.answer(result)
         }
         router.post("/api/keychain/beep") { request, _ in
             if let refusal = Self.refusal(request) { return refusal }
@@ -172,6 +202,14 @@ struct APIRoutes: Sendable {
             let object: [String: Any] = ["ok": ok, "pin_required": pinRequired, "transitions": transitions, "notes": notes]
             return try json(object, status: pinRequired ? .forbidden : ok ? .ok : .conflict)
         }
+    }
+
+    /// 429 with `Retry-After`: this client gave too many wrong PINs (or tokens) lately.
+    static func tooManyTries(wait: Double) throws -> Response {
+        let seconds = Int(wait.rounded(.up))
+        var response = try json(["ok": false, "error": "too many wrong tries; wait \(seconds) s", "retry_after_s": seconds], status: .tooManyRequests)
+        response.headers[.retryAfter] = String(seconds)
+        return response
     }
 
     static func problem(_ status: HTTPResponse.Status, _ message: String) throws -> Response {

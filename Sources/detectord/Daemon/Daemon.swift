@@ -1,6 +1,9 @@
+import DeviceLink
 import FallDetect
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import ServiceLifecycle
 
@@ -27,17 +30,25 @@ struct Daemon {
         }
 
         let model = try plan.fallModelPath.map { path throws(FallDetectError) in try FallModelFile.load(path: path) }
-        var pipeline = try DetectionPipeline(
-            profile: plan.profile, sampleRate: Float(plan.source.sampleRate), accelerometerRange: plan.source.accelerometerRange,
-            fallModel: model)
-        pipeline.mounting = try plan.axes.estimator(sampleRate: Float(plan.source.sampleRate))
+        let makePipeline: @Sendable (DetectionProfile) throws -> DetectionPipeline = { [source = plan.source, axes = plan.axes] profile in
+            var pipeline = try DetectionPipeline(
+                profile: profile, sampleRate: Float(source.sampleRate), accelerometerRange: source.accelerometerRange, fallModel: model)
+            pipeline.mounting = try axes.estimator(sampleRate: Float(source.sampleRate))
+            return pipeline
+        }
+        // The page's choice of profile holds unless the file names one.
+        let choice = plan.detectorFromFile ? nil : try store.snapshot({ try $0.detectorChoice() })
+        let profile = choice?.detectionProfile ?? plan.profile
+        let sensitivity = choice?.detectionProfile == nil ? plan.sensitivity : choice?.sensitivity ?? plan.sensitivity
+        let pipeline = try makePipeline(profile)
         // Four seconds of samples: the detector can fall that far behind before anything drops.
         // Sources keep their rate within 10…10000 Hz, so this stays between 256 and 65536.
         let capacity = min(1 << 16, max(256, Int(min(plan.source.sampleRate, 10_000) * 4).nextPowerOfTwo))
         let ring = SampleRing(capacity: capacity)
         let status = DaemonStatus(
-            store: store, sensorSummary: plan.source.summary, nominalRate: plan.source.sampleRate, profile: plan.profile.name,
+            store: store, sensorSummary: plan.source.summary, nominalRate: plan.source.sampleRate, profile: profile.name,
             gnssSummary: plan.gnss.summary, sensorCondition: { [source = plan.source] in source.condition })
+        let detectorSwitch = DetectorSwitch(profile: profile.name, sensitivity: sensitivity, onChange: { status.setProfile($0) }, make: makePipeline)
 
         let dispatcher = DispatchService(store: store, channels: plan.channels, isTest: false, deviceID: Self.deviceID(), hub: hub, metrics: metrics)
         let keychainFactory = plan.keychain == nil && plan.keychainSettings.kind != .none
@@ -70,6 +81,8 @@ struct Daemon {
                     "detection", at: now, severity: .notice,
                     [("kind", .string(event.kind.rawValue)), ("detector", .string(event.detector)),
                      ("confidence", .number((Double(event.confidence) * 100).rounded() / 100)), ("summary", .string(event.summary))]))
+                // The incident's history shows what the detector saw.
+                workflow.submit(.note(type: "evidence", payload: "\(event.detector): \(event.summary)"))
                 workflow.submit(.input(event.workflowInput, origin: "detector", reply: nil))
             case .followUp(let outcome):
                 let after = Double(outcome.timestampNanoseconds - outcome.event.timestampNanoseconds) / 1e9
@@ -92,6 +105,7 @@ struct Daemon {
             }
         }
         status.attach(detector: detector)
+        detectorSwitch.attach(detector)
         let sourceEnded = OnceFlag()
         let pump = SensorPump(source: plan.source, ring: ring, detector: detector) { result in
             let now = WorkflowService.utcNow()
@@ -122,15 +136,57 @@ struct Daemon {
             page = nil
             hub.publish(DaemonEvent("warning", at: startedAt, severity: .warning, [("message", .string(error.description))]))
         }
+        // Other machines need the login: a first start that listens beyond loopback makes the token
+        // and prints it once (`detectord ctl token` makes a new one).
+        let tokens = LoginTokens(store: store)
+        let loopbackOnly = APISettings(host: plan.apiHost, port: plan.apiPort).isLoopbackOnly
+        if !loopbackOnly, let token = try tokens.issueIfMissing() {
+            hub.publish(DaemonEvent("login_token", at: startedAt, severity: .notice, [
+                ("token", .string(token)), ("message", .string("log in to the page from other machines with this token; it is shown only now")),
+            ]))
+        }
+        let pairingRadio: (@Sendable () -> any KeychainRadio)?
+        switch plan.keychainSettings.kind {
+        case .none: pairingRadio = nil
+        // Its own copy of the simulated neighbourhood, whose tags press themselves when beeped.
+        case .simulated:
+            pairingRadio = { () -> any KeychainRadio in
+                if let radio = try? SimulatedKeychainRadio.demo() { return radio }
+                return KernelKeychainRadio()
+            }
+        default: pairingRadio = { () -> any KeychainRadio in KernelKeychainRadio() }
+        }
+        // One count of wrong tries per client across disarming, settings and the login.
+        let limiter = PINRateLimiter()
+        let setup = SetupRoutes(
+            workflow: workflow, store: store, limiter: limiter,
+            fileManaged: .init(person: plan.person != nil, contacts: plan.contacts != nil, detector: plan.detectorFromFile, pin: plan.pinHash != nil),
+            contactChannels: plan.contactChannels, gnssConfigured: { if case .none = plan.gnss { false } else { true } }(),
+            detector: detectorSwitch, pairingRadio: pairingRadio, keychainProfile: plan.keychainSettings.profile, keychain: keychain)
         let routes = APIRoutes(workflow: workflow, status: status, hub: hub, metrics: metrics, keychain: keychain,
-                               pressSimulatedKeychain: pressSimulated, simulateKeychain: simulateKeychain, page: page)
+                               pressSimulatedKeychain: pressSimulated, simulateKeychain: simulateKeychain, page: page,
+                               setup: setup, tokens: loopbackOnly ? nil : tokens, limiter: limiter, secure: plan.tls != nil)
+        let server: HTTPServerBuilder
+        if let tls = plan.tls {
+            do {
+                let key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
+                let configuration = TLSConfiguration.makeServerConfiguration(
+                    certificateChain: try NIOSSLCertificate.fromPEMFile(tls.certificate).map { .certificate($0) }, privateKey: .privateKey(key))
+                server = try HTTPServerBuilder.tls(HTTPServerBuilder.http1(), tlsConfiguration: configuration)
+            } catch {
+                throw FallDetectError(.invalidArgument, "cannot use the certificate for HTTPS: \(error)", path: tls.certificate, field: "api.certificate")
+            }
+        } else {
+            server = HTTPServerBuilder.http1()
+        }
+        let scheme = plan.tls == nil ? "http" : "https"
         let api = Application(
-            router: routes.router(),
+            router: routes.router(), server: server,
             configuration: ApplicationConfiguration(address: .hostname(plan.apiHost, port: plan.apiPort), serverName: "detectord"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? plan.apiPort
-                hub.publish(DaemonEvent("api", at: WorkflowService.utcNow(), [("url", .string("http://\(plan.apiHost):\(port)/api/status"))]))
-                notifier.ready(status: "detecting with the \(plan.profile.name) profile; API on \(plan.apiHost):\(port)")
+                hub.publish(DaemonEvent("api", at: WorkflowService.utcNow(), [("url", .string("\(scheme)://\(plan.apiHost):\(port)/api/status"))]))
+                notifier.ready(status: "detecting with the \(profile.name) profile; API on \(plan.apiHost):\(port)")
             },
             logger: Logger(label: "detectord.api", factory: { DaemonLogHandler(label: $0).with(level: .warning) }))
 
@@ -147,7 +203,7 @@ struct Daemon {
         hub.publish(DaemonEvent(
             "start", at: startedAt, severity: .notice,
             [("version", .string(DetectordVersion.current)), ("sensor", .string(plan.source.summary)),
-             ("rate_hz", .number(plan.source.sampleRate)), ("profile", .string(plan.profile.name)),
+             ("rate_hz", .number(plan.source.sampleRate)), ("profile", .string(profile.name)),
              ("detectors", .string(pipeline.detectorNames.joined(separator: "+"))), ("gnss", .string(plan.gnss.summary)),
              ("channels", .string((["console"] + plan.channels.keys.filter { $0 != "console" }.sorted()).joined(separator: ","))),
              ("database", .string(plan.databasePath))]

@@ -7,6 +7,8 @@ struct DaemonPlan: Sendable {
     /// The source ends by itself (a replay that does not loop).
     var sourceIsFinite: Bool
     var profile: DetectionProfile
+    /// The sensitivity `profile` was moved to (for the page).
+    var sensitivity = "standard"
     /// nil runs the shipped model.
     var fallModelPath: String?
     /// Seconds off the body before the wearer is told (`[detector] not_worn_message_minutes`).
@@ -22,7 +24,8 @@ struct DaemonPlan: Sendable {
     /// Countdowns shortened for a demonstration: every message says so.
     var demo: Bool
     var person: ProtectedPerson?
-    var contacts: [Contact]
+    /// nil: the page manages them.
+    var contacts: [Contact]?
     var pinHash: String?
     var channels: [String: any AlertChannel]
     /// `[keychain]`: the Bluetooth LE panic button, made from its binding in the database.
@@ -32,6 +35,12 @@ struct DaemonPlan: Sendable {
     var databasePath: String
     var apiHost: String
     var apiPort: Int
+    /// HTTPS for the API and the page.
+    var tls: TLSFiles? = nil
+    /// `[detector] profile` or `sensitivity` is in the file: the page may not change them.
+    var detectorFromFile = false
+    /// Channels a contact added on the page may use, the default first.
+    var contactChannels = ["console"]
     /// Exit once a finite source has ended and the workflow has nothing left to do (`make run`).
     var exitWhenIdle = false
     /// Seconds between status events in the log; 0 for none.
@@ -42,4 +51,9 @@ struct DaemonPlan: Sendable {
     var recordPath: String?
     /// The chip's gyroscope full scale, for the recording's header.
     var gyroscopeRange: Float = 2000
+
+    struct TLSFiles: Sendable {
+        var certificate: String
+        var key: String
+    }
 }

@@ -8,7 +8,9 @@ final class DaemonStatus: Sendable {
     let store: WorkflowStore
     let sensorSummary: String
     let nominalRate: Double
-    let profile: String
+    /// The running profile's name (the page may switch it).
+    var profile: String { profileName.withLock { $0 } }
+    private let profileName: Mutex<String>
     let gnssSummary: String
     /// The source's own account of its sensor (a chip's drift, gaps, faults), when it has one.
     let sensorCondition: @Sendable () -> SensorCondition?
@@ -24,10 +26,11 @@ final class DaemonStatus: Sendable {
         self.sensorCondition = sensorCondition
         self.sensorSummary = sensorSummary
         self.nominalRate = nominalRate
-        self.profile = profile
+        profileName = Mutex(profile)
         self.gnssSummary = gnssSummary
     }
 
+    func setProfile(_ name: String) { profileName.withLock { $0 = name } }
     func attach(detector loop: DetectorLoop) { detector.withLock { $0 = loop } }
     func attach(gnss source: any GNSSSource) { gnss.withLock { $0 = source } }
     func setGNSSState(_ text: String) { gnssState.withLock { $0 = text } }

@@ -29,6 +29,8 @@ final class DetectorLoop: @unchecked Sendable {
     private let wake = DispatchSemaphore(value: 0)
     let statistics = Mutex(LiveStatistics())
     private let pendingFixes = Mutex<[GNSSFix]>([])
+    /// A pipeline for another profile (chosen on the page), taken up before the next batch.
+    private let pendingPipeline = Mutex<DetectionPipeline?>(nil)
     /// When each batch not yet judged reached the ring (MonotonicTime).
     private let pushTimes = Mutex<[Int64]>([])
     private let sourceEnded = Atomic<Bool>(false)
@@ -64,6 +66,13 @@ final class DetectorLoop: @unchecked Sendable {
         pendingFixes.withLock { $0.append(fix) }
     }
 
+    /// Runs `replacement` from the next batch on. The windows start empty again, which costs
+    /// at most one window's worth of detection right after a change of profile.
+    func replace(pipeline replacement: DetectionPipeline) {
+        pendingPipeline.withLock { $0 = replacement }
+        wake.signal()
+    }
+
     /// The source has ended (a replay that does not loop): silence is not a fault any more.
     func sourceDidEnd() {
         sourceEnded.store(true, ordering: .releasing)
@@ -88,6 +97,12 @@ final class DetectorLoop: @unchecked Sendable {
             let pushed = pushTimes.withLock { t in
                 defer { t.removeAll(keepingCapacity: true) }
                 return t
+            }
+            if let replacement = pendingPipeline.withLock({ p in
+                defer { p = nil }
+                return p
+            }) {
+                pipeline = replacement
             }
             let fixes = pendingFixes.withLock { f in
                 defer { f.removeAll(keepingCapacity: true) }

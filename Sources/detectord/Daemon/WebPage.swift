@@ -49,7 +49,7 @@ struct WebPage: Sendable {
     /// The page's total size in bytes, for the README's figure.
     var totalBytes: Int { files.filter { $0.key != "/" }.values.reduce(0) { $0 + $1.bytes.readableBytes } }
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<DeviceRequestContext>) {
         for (path, file) in files {
             router.get(RouterPath(path)) { _, _ in
                 Response(status: .ok, headers: [

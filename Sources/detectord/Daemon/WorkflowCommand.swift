@@ -7,6 +7,11 @@ enum WorkflowCommand: Sendable {
     /// A PIN typed on the page or given to `ctl disarm`: checked (slowly, with the lockout) inside
     /// the same transaction as its effect.
     case disarm(pin: String, reply: @Sendable (Result<[WorkflowAction], FallDetectError>) -> Void)
+    /// A change from the page's set-up or settings, with the PIN when one is set: checked under
+    /// the shared lockout inside the same transaction as the change.
+    case setup(SetupChange, pin: String?, reply: @Sendable (Result<SetupOutcome, FallDetectError>) -> Void)
+    /// A line for the journal (a detection's evidence, written just before its countdown).
+    case note(type: String, payload: String)
     case position(GNSSFix)
     /// The keychain's battery level: kept, and told to the contacts when low (once a day).
     case keychainBattery(percent: Int)

@@ -53,6 +53,7 @@ final class WorkflowService: Service {
         switch command {
         case .input(_, _, let reply?): reply(.failure(stopped))
         case .disarm(_, let reply): reply(.failure(stopped))
+        case .setup(_, _, let reply): reply(.failure(stopped))
         default: break
         }
     }
@@ -66,6 +67,10 @@ final class WorkflowService: Service {
 
     func disarm(pin: String) async -> Result<[WorkflowAction], FallDetectError> {
         await withCheckedContinuation { done in submit(.disarm(pin: pin, reply: { done.resume(returning: $0) })) }
+    }
+
+    func setUp(_ change: SetupChange, pin: String?) async -> Result<SetupOutcome, FallDetectError> {
+        await withCheckedContinuation { done in submit(.setup(change, pin: pin, reply: { done.resume(returning: $0) })) }
     }
 
     func run() async throws {
@@ -118,6 +123,26 @@ final class WorkflowService: Service {
             let result = attempt { tx in try tx.disarm(pin: pin, at: now) }
             if case .success(let actions) = result { report(actions, at: now) }
             reply(result)
+        case .setup(let change, let pin, let reply):
+            var outcome = SetupOutcome.pinNeeded
+            let result = attempt { tx in
+                outcome = try tx.setUp(change, pin: pin, at: now)
+                if case .done(let actions) = outcome { return actions }
+                return []
+            }
+            switch result {
+            case .success(let actions):
+                hub.publish(DaemonEvent("setup", at: now, [("change", .string(Self.name(change))), ("outcome", .string(Self.name(outcome)))]))
+                report(actions, at: now)
+                reply(.success(outcome))
+            case .failure(let error):
+                reply(.failure(error))
+            }
+        case .note(let type, let payload):
+            _ = attempt { tx in
+                try tx.note(type, payload, at: now)
+                return []
+            }
         case .position(let fix):
             guard let latitude = fix.latitude, let longitude = fix.longitude, fix.isTrusted else { return }
             let result = attempt { tx in
@@ -238,6 +263,7 @@ final class WorkflowService: Service {
         case .stopProtection: "stop_protection"
         case .detection(let trigger): "detection_\(trigger.rawValue)"
         case .sos: "sos"
+        case .testAlarm: "test_alarm"
         case .followUp(let kind): "follow_up_\(kind.rawValue.replacingOccurrences(of: " ", with: "_"))"
         case .imFine: "im_fine"
         case .call112: "call112"
@@ -249,6 +275,27 @@ final class WorkflowService: Service {
         case .delivered(let kind): "delivered_\(kind.rawValue)"
         case .position: "position"
         case .tick: "tick"
+        }
+    }
+
+    static func name(_ change: SetupChange) -> String {
+        switch change {
+        case .person: "person"
+        case .pin: "pin"
+        case .saveContact(_, let replacing, _): replacing == nil ? "contact_added" : "contact_edited"
+        case .removeContact: "contact_removed"
+        case .detector(let choice): "detector_\(choice.profile)_\(choice.sensitivity)"
+        case .testAlarm: "test_alarm"
+        case .unlock: "unlock"
+        }
+    }
+
+    static func name(_ outcome: SetupOutcome) -> String {
+        switch outcome {
+        case .done: "done"
+        case .pinNeeded: "pin_needed"
+        case .wrongPIN: "wrong_pin"
+        case .lockedOut: "locked_out"
         }
     }
 }

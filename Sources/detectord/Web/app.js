@@ -74,11 +74,17 @@ function renderRows(s) {
 
 function renderContacts(s) {
   const list = $("contacts");
-  list.replaceChildren(...(s.contact_list || []).map((c) => {
+  const contacts = s.contact_list || [];
+  list.replaceChildren(...contacts.map((c) => {
     const li = document.createElement("li");
     li.textContent = c.name + " · " + c.phone + " · " + c.channel;
     return li;
   }));
+  if (contacts.length === 0) {
+    const li = document.createElement("li");
+    li.textContent = "No contacts yet: nobody would be told.";
+    list.append(li);
+  }
 }
 
 const stateText = {
@@ -117,11 +123,13 @@ function renderAlarm() {
 async function refresh() {
   try {
     const response = await fetch("/api/status", { cache: "no-store" });
+    if (response.status === 401) { showLogin(); return; }
     status = await response.json();
     fetchedAt = Date.now();
     $("checked").textContent = "Last checked " + new Date(fetchedAt).toLocaleTimeString();
     renderRows(status);
     renderContacts(status);
+    $("not-set-up").hidden = !!status.person;
     renderAlarm();
     document.body.dataset.state = (status.workflow || {}).state || "";
   } catch (error) {
@@ -139,10 +147,14 @@ function refreshSoon() {
 function listen() {
   const events = new EventSource("/api/events");
   for (const type of ["transition", "keychain", "keychain_battery", "keychain_press", "alarm", "sensor_fault", "sensor_recovered",
-                      "gnss", "worn", "not_worn", "message", "tracking"]) {
+                      "gnss", "worn", "not_worn", "message", "tracking", "setup"]) {
     events.addEventListener(type, refreshSoon);
   }
-  events.onerror = () => { $("overall").textContent = "… reconnecting"; };
+  events.onerror = () => {
+    $("overall").textContent = "… reconnecting";
+    // A refused stream (401 before the login) does not retry by itself.
+    if (events.readyState === EventSource.CLOSED) setTimeout(listen, 5000);
+  };
 }
 
 $("refresh").addEventListener("click", refresh);

@@ -10,6 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 base, out, pin = sys.argv[1], sys.argv[2], sys.argv[3]
+PRESSES = 20
 
 
 def post(path, body):
@@ -69,7 +70,7 @@ try:
     # A press on the keychain shows the alarm without a reload; "I'm fine" ends it.
     latencies = []
     browser.execute_script("window.__sameDocument = true")
-    for _ in range(5):
+    for _ in range(PRESSES):
         start = time.monotonic()
         assert post("/api/keychain/press", {"pattern": "single"}) == 200
         wait.until(lambda b: b.find_element(By.ID, "alarm").is_displayed())
@@ -84,7 +85,9 @@ try:
         assert state() == "NO_EMERGENCY"
         time.sleep(0.8)  # past the keychain's pattern window, so the next press is a new one
     latencies.sort()
-    figures["press_to_page_ms"] = {"p50": round(statistics.median(latencies), 1), "max": round(latencies[-1], 1), "count": len(latencies)}
+    p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]  # nearest rank
+    figures["press_to_page_ms"] = {"p50": round(statistics.median(latencies), 1), "p99": round(p99, 1),
+                                   "max": round(latencies[-1], 1), "count": len(latencies)}
 
     # After sending only the PIN disarms: three wrong ones, the lockout shown, then the right one.
     assert post("/api/keychain/press", {"pattern": "single"}) == 200

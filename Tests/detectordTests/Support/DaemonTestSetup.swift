@@ -20,10 +20,11 @@ struct DaemonTestSetup {
         DetectordProcess.packageRoot.appendingPathComponent("Datasets/demo/\(name)").path
     }
 
-    /// Writes the configuration; `webhook` makes every contact a webhook contact of that URL.
+    /// Writes the configuration; `webhook` makes every contact a webhook contact of that URL. Without
+    /// `person`, `contacts` and `profile` the file leaves them to the page's set-up.
     func write(
         replay: String, speed: Double = 1, loop: Bool = false, countdown: Int = 3, trackingMinutes: Double = 0,
-        contacts: [String] = ["+351913333333"], webhook: URL? = nil, profile: String = "walking", stallSeconds: Double = 1,
+        person: Bool = true, contacts: [String]? = ["+351913333333"], webhook: URL? = nil, profile: String? = "walking", stallSeconds: Double = 1,
         pinHash: String? = nil, gnss: String = "source = \"none\"", extra: String = "", sensor: String? = nil
     ) throws {
         let replaySensor = """
@@ -36,14 +37,14 @@ struct DaemonTestSetup {
             speed = \(speed)
             loop = \(loop)
             """
-        var text = """
+        var text = person ? """
             [person]
             name = "Ana Pereira"
             phone = "+351912345678"
             country = "PT"
 
-            """
-        for (index, phone) in contacts.enumerated() {
+            """ : ""
+        for (index, phone) in (contacts ?? []).enumerated() {
             text += """
 
                 [[contacts]]
@@ -53,10 +54,8 @@ struct DaemonTestSetup {
 
                 """
         }
+        if let profile { text += "\n[detector]\nprofile = \"\(profile)\"\n" }
         text += """
-
-            [detector]
-            profile = "\(profile)"
 
             \(sensor ?? replaySensor)
 

@@ -1,0 +1,96 @@
+import GRDB
+
+extension WorkflowTransaction {
+    /// Set-up is complete once a PIN is set: from then on every change needs it.
+    public func isSetUp() throws -> Bool { try setting("pinHash", as: String.self) != nil }
+
+    /// The page's choice of profile and sensitivity, nil until one is made.
+    public func detectorChoice() throws -> DetectorChoice? { try setting("detectorChoice", as: DetectorChoice.self) }
+
+    /// Makes `change` when `pin` allows it: no PIN is needed before set-up is complete, the PIN
+    /// (never the duress PIN) after, under the same lockout as disarming. A wrong try returns
+    /// rather than throws, so the count it adds is committed; a change the rules refuse (a sixth
+    /// contact, a number given twice) throws, naming the field.
+    public func setUp(_ change: SetupChange, pin: String?, at now: Int64) throws -> SetupOutcome {
+        if let hash = try setting("pinHash", as: String.self) {
+            guard let pin else { return .pinNeeded }
+            var lock = try setting("pinLock", as: PINLock.self) ?? PINLock()
+            let outcome = lock.check(pin, pinHash: hash, duressHash: nil, at: now)
+            try setSetting("pinLock", lock)
+            switch outcome {
+            case .verdict(.correct): break
+            case .verdict: return .wrongPIN
+            case .lockedOut(let seconds): return .lockedOut(seconds: seconds)
+            }
+        }
+        return .done(try make(change, at: now))
+    }
+
+    /// Throws unless `outcome` is `.done`: for callers that treat a refused PIN as an error.
+    static func require(_ outcome: SetupOutcome) throws {
+        switch outcome {
+        case .done: return
+        case .pinNeeded: throw FallDetectError(.invalidArgument, "this change needs the PIN", field: "pin")
+        case .wrongPIN: throw FallDetectError(.invalidArgument, "wrong PIN", field: "pin")
+        case .lockedOut(let seconds):
+            throw FallDetectError(.invalidArgument, "PIN entry locked for \(Int(seconds.rounded(.up))) s", field: "pin")
+        }
+    }
+
+    private func make(_ change: SetupChange, at now: Int64) throws -> [WorkflowAction] {
+        switch change {
+        case .person(let person, let gnssConfigured):
+            guard try workflow().state == .noEmergency else {
+                throw FallDetectError(.invalidArgument, "the wearer's details cannot change during an emergency", field: "person")
+            }
+            try note("setup", "person", at: now)
+            return try apply(.startProtection(person, gnssConfigured: gnssConfigured, hasFix: try lastPosition() != nil), at: now)
+        case .pin(let pin):
+            try setSetting("pinHash", try PINHasher.hash(pin))
+            try setSetting("pinLock", PINLock())
+            try note("setup", "pin", at: now)
+            return []
+        case .saveContact(let contact, let replacing, let limit):
+            try save(contact, replacing: replacing, limit: limit)
+            try note("setup", "contact saved", at: now)
+            return []
+        case .removeContact(let phone):
+            try db.execute(sql: "DELETE FROM contact WHERE phone = ?", arguments: [phone.e164])
+            guard db.changesCount > 0 else { throw FallDetectError(.invalidArgument, "no contact has the number \(phone.e164)", field: "phone") }
+            try note("setup", "contact removed", at: now)
+            return []
+        case .detector(let choice):
+            try setSetting("detectorChoice", choice)
+            try note("setup", "detector \(choice.profile) \(choice.sensitivity)", at: now)
+            return []
+        case .testAlarm:
+            guard try !contacts().isEmpty else {
+                throw FallDetectError(.invalidArgument, "add a contact first: a test alarm is sent to every contact", field: "contact")
+            }
+            return try apply(.testAlarm, at: now)
+        case .unlock:
+            return []
+        }
+    }
+
+    /// One number per contact, at most `limit` of them; editing keeps the contact's place.
+    private func save(_ contact: Contact, replacing: PhoneNumber?, limit: Int) throws {
+        let taken = try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM contact WHERE phone = ?)", arguments: [contact.phone.e164]) ?? false
+        if let replacing {
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM contact WHERE phone = ?)", arguments: [replacing.e164]) == true else {
+                throw FallDetectError(.invalidArgument, "no contact has the number \(replacing.e164)", field: "replacing")
+            }
+            guard !taken || replacing == contact.phone else {
+                throw FallDetectError(.invalidArgument, "\(contact.phone.e164) is already a contact", field: "phone")
+            }
+            try db.execute(
+                sql: "UPDATE contact SET name = ?, phone = ?, channel = ? WHERE phone = ?",
+                arguments: [contact.name, contact.phone.e164, contact.channel, replacing.e164])
+            return
+        }
+        guard !taken else { throw FallDetectError(.invalidArgument, "\(contact.phone.e164) is already a contact", field: "phone") }
+        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM contact") ?? 0
+        guard count < limit else { throw FallDetectError(.invalidArgument, "at most \(limit) contacts", field: "contact") }
+        try upsert(contact)
+    }
+}

@@ -1,0 +1,56 @@
+import FallDetect
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Who may reach what. Loopback (the device's own tools, `ctl`) needs nothing; any other
+/// address gets the page's files and the login, and everything else only with a session cookie
+/// or `Authorization: Bearer <token>`. A state-changing request whose `Origin` is not this
+/// server is refused whoever sends it: with JSON-only bodies and SameSite=Strict cookies, that
+/// closes cross-site requests from a page elsewhere.
+struct AccessGuard: RouterMiddleware {
+    typealias Context = DeviceRequestContext
+
+    let tokens: LoginTokens
+    /// Paths anyone may load: the page itself (it shows the login) and the login.
+    let open: Set<String>
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if request.method != .get, request.method != .head, let origin = request.headers[.origin],
+            !Self.sameOrigin(origin, host: request.head.authority)
+        {
+            return Self.problem(.forbidden, "cross-site request refused (Origin \(origin))")
+        }
+        if context.isLoopback || open.contains(request.uri.path) { return try await next(request, context) }
+        let now = WorkflowService.utcNow()
+        if let session = Self.cookie(LoginTokens.cookieName, in: request.headers[.cookie]), tokens.isValid(session: session, at: now) {
+            return try await next(request, context)
+        }
+        if let auth = request.headers[.authorization], auth.hasPrefix("Bearer "), tokens.isValid(token: String(auth.dropFirst(7))) {
+            return try await next(request, context)
+        }
+        return Self.problem(.unauthorized, "log in with the device's token (detectord ctl token prints a new one)")
+    }
+
+    /// `Origin` is scheme://host[:port]; it must name the host the request was sent to.
+    static func sameOrigin(_ origin: String, host: String?) -> Bool {
+        guard let host, let url = URL(string: origin), let originHost = url.host else { return false }
+        let port = url.port.map { ":\($0)" } ?? ""
+        let bracketed = originHost.contains(":") ? "[\(originHost)]" : originHost
+        return (bracketed + port).lowercased() == host.lowercased()
+    }
+
+    static func cookie(_ name: String, in header: String?) -> String? {
+        guard let header else { return nil }
+        for part in header.split(separator: ";") {
+            let pair = part.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            if pair.count == 2, pair[0] == name { return String(pair[1]) }
+        }
+        return nil
+    }
+
+    static func problem(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        (try? APIRoutes.problem(status, message)) ?? Response(status: status)
+    }
+}

@@ -1,0 +1,264 @@
+import DeviceLink
+import FallDetect
+import Foundation
+import Hummingbird
+
+/// The page's set-up, settings and history: the wearer, the PIN, the contacts, the keychain's
+/// pairing, the profile, a test alarm, and each incident's record. Before a PIN is set anyone
+/// who can reach the page is setting the device up; afterwards each change needs the PIN, under
+/// the per-client rate limit and the workflow's own lockout. Details the configuration file
+/// gives (`[person]`, `[[contacts]]`, `[detector] profile`) are shown but not changed here.
+struct SetupRoutes: Sendable {
+    let workflow: WorkflowService
+    let store: WorkflowStore
+    let limiter: PINRateLimiter
+    /// What the configuration file decides, so the page may not.
+    let fileManaged: FileManaged
+    /// Channels a contact may be reached by; the first is the default.
+    let contactChannels: [String]
+    let gnssConfigured: Bool
+    /// The profile running now, and how to switch to another.
+    let detector: DetectorSwitch
+    /// The keychain's radio for the page's scan and pairing; nil without `[keychain]`.
+    var pairingRadio: (@Sendable () -> any KeychainRadio)?
+    var keychainProfile = KeychainProfile()
+    var keychain: KeychainService?
+
+    struct FileManaged: Sendable {
+        var person = false
+        var contacts = false
+        var detector = false
+        /// `[pin]`: each start sets the file's PIN again, so the page may not change it.
+        var pin = false
+    }
+
+    static let contactLimit = ContactSettings.maximumCount
+
+    func add(to router: Router<DeviceRequestContext>) {
+        router.get("/api/setup") { _, _ in
+            try APIRoutes.json(try details(full: !(try store.snapshot { try $0.isSetUp() })))
+        }
+        // The PIN shows the full numbers (and proves it before the settings open).
+        router.post("/api/setup/details") { request, context in
+            try await guarded(request, context, .unlock) { _ in try APIRoutes.json(try details(full: true)) }
+        }
+        router.post("/api/setup/person") { request, context in
+            if fileManaged.person { return try APIRoutes.problem(.conflict, "the wearer is set in the configuration file; change it there") }
+            let body = try await APIRoutes.body(request)
+            let person: ProtectedPerson
+            do {
+                person = try ProtectedPerson(
+                    fullName: (body["name"] as? String ?? "").trimmingCharacters(in: .whitespaces), phone: body["phone"] as? String ?? "",
+                    country: (body["country"] as? String ?? "").uppercased())
+            } catch { return try field(error) }
+            return try await guarded(request, context, .person(person, gnssConfigured: gnssConfigured), body: body)
+        }
+        router.post("/api/setup/pin") { request, context in
+            if fileManaged.pin { return try APIRoutes.problem(.conflict, "the PIN is set in the configuration file ([pin]); change it there") }
+            let body = try await APIRoutes.body(request)
+            let new = body["new_pin"] as? String ?? ""
+            do throws(FallDetectError) { try PINHasher.validate(new) } catch { return try field(error, "new_pin") }
+            guard body["confirm"] as? String == new else {
+                return try APIRoutes.json(["ok": false, "error": "the two PINs differ", "field": "confirm"], status: .badRequest)
+            }
+            return try await guarded(request, context, .pin(new), body: body)
+        }
+        router.post("/api/setup/contact") { request, context in
+            if fileManaged.contacts { return try APIRoutes.problem(.conflict, "the contacts are set in the configuration file; change them there") }
+            let body = try await APIRoutes.body(request)
+            let channel = body["channel"] as? String ?? contactChannels[0]
+            guard contactChannels.contains(channel) else {
+                return try APIRoutes.json(["ok": false, "error": "channel must be one of \(contactChannels.joined(separator: ", "))", "field": "channel"], status: .badRequest)
+            }
+            let contact: Contact
+            do {
+                contact = try Contact(name: (body["name"] as? String ?? "").trimmingCharacters(in: .whitespaces), phone: body["phone"] as? String ?? "", channel: channel)
+            } catch { return try field(error) }
+            var replacing: PhoneNumber?
+            if let text = body["replacing"] as? String {
+                guard let number = PhoneNumber(text) else { return try APIRoutes.json(["ok": false, "error": "not an E.164 number", "field": "replacing"], status: .badRequest) }
+                replacing = number
+            }
+            return try await guarded(request, context, .saveContact(contact, replacing: replacing, limit: Self.contactLimit), body: body)
+        }
+        router.post("/api/setup/contact/delete") { request, context in
+            if fileManaged.contacts { return try APIRoutes.problem(.conflict, "the contacts are set in the configuration file; change them there") }
+            let body = try await APIRoutes.body(request)
+            guard let phone = (body["phone"] as? String).flatMap(PhoneNumber.init) else {
+                return try APIRoutes.json(["ok": false, "error": "give the contact's number as {\"phone\": \"+351913333333\"}", "field": "phone"], status: .badRequest)
+            }
+            return try await guarded(request, context, .removeContact(phone), body: body)
+        }
+        router.post("/api/setup/detector") { request, context in
+            if fileManaged.detector { return try APIRoutes.problem(.conflict, "the profile is set in the configuration file ([detector] profile); change it there") }
+            let body = try await APIRoutes.body(request)
+            let choice: DetectorChoice
+            do throws(FallDetectError) {
+                choice = try DetectorChoice(profile: body["profile"] as? String ?? "", sensitivity: body["sensitivity"] as? String ?? "standard")
+            } catch { return try field(error) }
+            return try await guarded(request, context, .detector(choice), body: body) { _ in
+                detector.apply(choice)
+                return try APIRoutes.json(["ok": true, "profile": choice.profile, "sensitivity": choice.sensitivity])
+            }
+        }
+        router.post("/api/setup/test-alarm") { request, context in
+            let body = try await APIRoutes.body(request)
+            return try await guarded(request, context, .testAlarm, body: body) { actions in
+                try APIRoutes.answer(.success(actions))
+            }
+        }
+        router.post("/api/keychain/scan") { request, _ in
+            if let refusal = APIRoutes.refusal(request) { return refusal }
+            guard let pairingRadio else { return try APIRoutes.problem(.conflict, "no [keychain] is configured") }
+            let body = try await APIRoutes.body(request)
+            let seconds = (body["seconds"] as? Double) ?? 5
+            guard (1...30).contains(seconds) else { return try APIRoutes.problem(.badRequest, "seconds must be from 1 to 30") }
+            let found: [KeychainCandidate]
+            do throws(KeychainPairingError) {
+                found = try await KeychainPairing(radio: pairingRadio(), profile: keychainProfile).scan(seconds: seconds)
+            } catch {
+                return try APIRoutes.problem(.serviceUnavailable, error.description)
+            }
+            let list: [[String: Any]] = found.map {
+                ["address": $0.address.description, "address_type": $0.addressType.rawValue, "name": $0.name,
+                 "rssi": $0.rssi ?? NSNull(), "bars": $0.bars]
+            }
+            return try APIRoutes.json(["ok": true, "found": list])
+        }
+        // Beeps the chosen keychain and waits for its button: "Is this your keychain?"
+        router.post("/api/keychain/pair") { request, context in
+            guard let pairingRadio else { return try APIRoutes.problem(.conflict, "no [keychain] is configured") }
+            let body = try await APIRoutes.body(request)
+            guard let address = (body["address"] as? String).flatMap(BluetoothAddress.init) else {
+                return try APIRoutes.json(["ok": false, "error": "give the keychain's address as AA:BB:CC:DD:EE:FF", "field": "address"], status: .badRequest)
+            }
+            let type = BluetoothAddressType(rawValue: body["address_type"] as? String ?? "public") ?? .public
+            let candidate = KeychainCandidate(address: address, addressType: type, name: body["name"] as? String ?? "keychain", rssi: nil)
+            let confirmWithin = (body["confirm_seconds"] as? Double).map { min(max($0, 3), 60) } ?? 30
+            return try await guarded(request, context, .unlock, body: body) { _ in
+                try await pair(candidate, radio: pairingRadio(), confirmWithin: confirmWithin)
+            }
+        }
+        router.get("/api/incidents") { _, _ in
+            let history = try store.incidentHistory(limit: 20)
+            return try APIRoutes.json(["incidents": history.map(Self.incident)])
+        }
+    }
+
+    /// Checks the rate limit and the PIN (when one is set), makes the change, and answers with
+    /// `then` or a plain `{"ok": true}`.
+    private func guarded(
+        _ request: Request, _ context: DeviceRequestContext, _ change: SetupChange, body given: [String: Any]? = nil,
+        then: (@Sendable ([WorkflowAction]) async throws -> Response)? = nil
+    ) async throws -> Response {
+        if let refusal = APIRoutes.refusal(request) { return refusal }
+        var body = given ?? [:]
+        if given == nil { body = try await APIRoutes.body(request) }
+        let pin = body["pin"] as? String
+        let client = context.remoteAddress?.ipAddress ?? "unknown"
+        if pin != nil {
+            if let wait = limiter.admit(client, at: WorkflowService.utcNow()) { return try APIRoutes.tooManyTries(wait: wait) }
+        }
+        switch await workflow.setUp(change, pin: pin) {
+        case .failure(let error):
+            return try field(error)
+        case .success(.pinNeeded):
+            return try APIRoutes.json(["ok": false, "pin_required": true, "error": "enter the PIN", "field": "pin"], status: .forbidden)
+        case .success(.wrongPIN):
+            limiter.failed(client, at: WorkflowService.utcNow())
+            return try APIRoutes.json(["ok": false, "error": "wrong PIN", "field": "pin"], status: .forbidden)
+        case .success(.lockedOut(let seconds)):
+            let left = Int(seconds.rounded(.up))
+            return try APIRoutes.json(["ok": false, "error": "PIN entry locked for \(left) s after wrong tries", "locked_s": left, "field": "pin"], status: .tooManyRequests)
+        case .success(.done(let actions)):
+            if let then { return try await then(actions) }
+            return try APIRoutes.json(["ok": true])
+        }
+    }
+
+    private func pair(_ candidate: KeychainCandidate, radio: any KeychainRadio, confirmWithin: Double) async throws -> Response {
+        guard let person = try store.workflow().person else {
+            return try APIRoutes.problem(.conflict, "set up the wearer first: the keychain is bound to them")
+        }
+        if let mine = try store.snapshot({ try $0.keychainBinding() }), mine.address != candidate.address.description {
+            _ = try store.transaction { tx in try tx.forgetKeychain(at: WorkflowService.utcNow()) }
+        }
+        let confirmation: KeychainPairing.Confirmation
+        do throws(KeychainPairingError) {
+            confirmation = try await KeychainPairing(radio: radio, profile: keychainProfile).confirm(candidate, confirmWithin: confirmWithin)
+        } catch {
+            let notFound = if case .notConfirmed = error { false } else { true }
+            return try APIRoutes.json(["ok": false, "error": error.description, "not_found": notFound], status: .conflict)
+        }
+        let binding = KeychainBinding(address: candidate.address.description, addressType: candidate.addressType.rawValue,
+                                      name: candidate.name, person: person.phone.e164, device: "", boundAt: WorkflowService.utcNow())
+        try store.transaction { tx in try tx.bindKeychain(binding) }
+        keychain?.reload()
+        return try APIRoutes.json(["ok": true, "address": binding.address, "name": binding.name, "battery_percent": confirmation.battery ?? NSNull()])
+    }
+
+    /// What the set-up screens show; numbers in full only to whoever gave the PIN (or before one
+    /// exists, to whoever is setting the device up).
+    func details(full: Bool) throws -> [String: Any] {
+        let (machine, contacts, setUp, choice, binding) = try store.snapshot { tx in
+            (try tx.workflow(), try tx.contacts(), try tx.isSetUp(), try tx.detectorChoice(), try tx.keychainBinding())
+        }
+        func number(_ e164: String) -> String { full ? e164 : DaemonStatus.masked(e164) }
+        let current = detector.current()
+        return [
+            "complete": setUp, "pin_set": setUp, "full_numbers": full,
+            "person": machine.person.map { ["name": $0.fullName, "phone": number($0.phone.e164), "country": $0.country] as [String: Any] } ?? NSNull(),
+            "contacts": contacts.map { ["name": $0.name, "phone": number($0.phone.e164), "channel": $0.channel] },
+            "contact_limit": Self.contactLimit, "contact_channels": contactChannels,
+            "file_managed": ["person": fileManaged.person, "contacts": fileManaged.contacts, "detector": fileManaged.detector, "pin": fileManaged.pin],
+            "detector": ["profile": current.profile, "sensitivity": current.sensitivity, "chosen_on_page": choice != nil && !fileManaged.detector],
+            "profiles": DetectionProfile.all.map(\.name), "sensitivities": DetectionSensitivity.allCases.map(\.rawValue),
+            "keychain": binding.map { ["address": $0.address, "name": $0.name] as [String: Any] } ?? NSNull(),
+            "keychain_configured": pairingRadio != nil,
+        ]
+    }
+
+    static func incident(_ h: IncidentHistory) -> [String: Any] {
+        var object: [String: Any] = [
+            "id": h.incident.id, "trigger": h.incident.trigger, "started": DaemonEvent.timestamp(h.incident.startedAt),
+            "evidence": h.evidence,
+            "timeline": h.timeline.map { ["time": DaemonEvent.timestamp($0.time), "type": $0.type, "detail": maskingNumbers($0.payload)] },
+            "messages": h.messages.map { m -> [String: Any] in
+                var message: [String: Any] = [
+                    "kind": m.kind, "channel": m.channel,
+                    "recipient": m.recipient.hasPrefix("+") ? DaemonStatus.masked(m.recipient) : m.recipient,
+                    "queued": DaemonEvent.timestamp(m.createdAt), "attempts": m.attempts, "test": m.isTest,
+                ]
+                message["delivered"] = m.deliveredAt.map(DaemonEvent.timestamp) ?? NSNull()
+                message["state"] = m.deliveredAt != nil ? "delivered" : m.supersededAt != nil ? "abandoned" : "waiting"
+                return message
+            },
+        ]
+        object["sent"] = h.incident.sentAt.map(DaemonEvent.timestamp) ?? NSNull()
+        object["ended"] = h.incident.endedAt.map(DaemonEvent.timestamp) ?? NSNull()
+        object["outcome"] = h.incident.outcome ?? NSNull()
+        return object
+    }
+
+    /// Journal lines name recipients inside message keys (`msg-3-sms-+351913333333`): masked too.
+    static func maskingNumbers(_ text: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let plus = rest.firstIndex(of: "+") {
+            result += rest[..<plus]
+            let digits = rest[rest.index(after: plus)...].prefix { $0.isASCII && $0.isNumber }
+            let number = "+" + digits
+            result += digits.count >= 7 ? DaemonStatus.masked(String(number)) : String(number)
+            rest = rest[rest.index(plus, offsetBy: number.count)...]
+        }
+        return result + rest
+    }
+
+    /// A refused value: 400 with the field the page marks.
+    private func field(_ error: any Error, _ name: String? = nil) throws -> Response {
+        let e = error as? FallDetectError
+        return try APIRoutes.json(
+            ["ok": false, "error": e?.message ?? "\(error)", "field": name ?? e?.field ?? NSNull()],
+            status: e?.code == .io ? .internalServerError : .badRequest)
+    }
+}
