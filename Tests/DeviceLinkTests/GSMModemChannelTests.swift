@@ -103,6 +103,17 @@ import FallDetect
             #expect(reason.contains("no signal"))
             #expect((1...30).contains(seconds))
             #expect(modem.submitted.isEmpty)
+            #expect(channel.signalDBm == nil, "99 means the modem does not know")
+        }
+    }
+
+    @Test func theLastSignalReadingIsKeptForTheStatus() async throws {
+        var behavior = ModemSimulator.Behavior()
+        behavior.rssi = 21
+        try await withModem(behavior) { _, channel in
+            #expect(channel.signalDBm == nil, "nothing is known before the first attempt")
+            _ = await channel.deliver(Self.message("Help"))
+            #expect(channel.signalDBm == -71)
         }
     }
 

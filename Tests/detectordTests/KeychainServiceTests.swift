@@ -4,6 +4,9 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import detectord
 
 /// The keychain seam in the daemon: the workflow service and the keychain service as the daemon
@@ -124,7 +127,7 @@ import Testing
     }
 
     @Test func aLostLinkIsSearchingThenAWarningThenAMessageToTheWearer() async throws {
-        let rig = try Rig(policy: try KeychainPressPolicy(), linkLostWarning: 0.5, lostMessageAfter: 1)
+        let rig = try Rig(policy: try KeychainPressPolicy(), linkLostWarning: 1.5, lostMessageAfter: 2)
         #expect(await Self.eventually { rig.keychain.status["state"] as? String == "searching" }, "before the first connection")
         rig.tag.send(.connected)
         #expect(await Self.eventually { rig.keychain.status["state"] as? String == "connected" })
@@ -138,6 +141,23 @@ import Testing
         #expect(await Self.eventually { rig.keychain.status["state"] as? String == "connected" })
         #expect(await Self.eventually { (try? rig.store.snapshot { try $0.keychainLostSince() }) == nil })
         await rig.stop()
+    }
+
+    /// A radio whose adapter is switched off, as the kernel reports it to a connect.
+    struct AdapterOff: KeychainConnector {
+        var summary: String { "adapter off" }
+        func connect(timeout: Double) async throws(ATTError) -> ATTSocket { throw .system(errno: ENETDOWN, operation: "connect") }
+    }
+
+    @Test func anAdapterSwitchedOffIsToldApartFromAKeychainOutOfReach() async throws {
+        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let link = BluetoothKeychain(summary: "iTAG FF:FF:10:20:30:40", connector: AdapterOff())
+        let keychain = KeychainService(link: link, hub: EventHub(logger: logger))
+        let group = ServiceGroup(services: [keychain], logger: logger)
+        let running = Task { try await group.run() }
+        defer { running.cancel() }
+        #expect(await Self.eventually { keychain.status["state"] as? String == "adapter off" }, "\(keychain.status)")
+        #expect((keychain.status["reason"] as? String)?.contains("btmgmt power on") == true)
     }
 
     static func eventually(_ condition: () -> Bool) async -> Bool {

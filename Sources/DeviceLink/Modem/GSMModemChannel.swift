@@ -19,6 +19,9 @@ public final class GSMModemChannel: AlertChannel {
     public let name: String
     private let session: Mutex<ModemSession>
     private let queue: DispatchQueue
+    /// Copied from the session after each attempt: the session's lock is held for a whole
+    /// attempt, and the status must not wait for one.
+    private let lastSignal = Mutex<Int?>(nil)
 
     /// The port is opened on the first attempt (and again after an I/O error), so a modem plugged
     /// in late still works.
@@ -31,9 +34,18 @@ public final class GSMModemChannel: AlertChannel {
     public func deliver(_ message: OutgoingMessage) async -> DeliveryOutcome {
         await withCheckedContinuation { continuation in
             queue.async {
-                continuation.resume(returning: self.session.withLock { $0.deliver(message) })
+                let (outcome, signal) = self.session.withLock { ($0.deliver(message), $0.lastSignal) }
+                self.lastSignal.withLock { $0 = signal }
+                continuation.resume(returning: outcome)
             }
         }
+    }
+
+    /// The signal the modem reported at its last attempt, in dBm (3GPP 27.007 +CSQ: -113 + 2 ×
+    /// rssi); nil before any attempt or when the modem did not know.
+    public var signalDBm: Int? {
+        guard let rssi = lastSignal.withLock({ $0 }), (0...31).contains(rssi) else { return nil }
+        return -113 + 2 * rssi
     }
 
     /// Closes the serial port; the next attempt reopens it.

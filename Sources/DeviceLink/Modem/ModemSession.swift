@@ -15,6 +15,8 @@ final class ModemSession {
     private var sent: [String: [PartState]] = [:]
     /// The attempt number of the message being delivered, for the backoff.
     private var attempt = 1
+    /// The last +CSQ reading (0–31, 99 unknown), for the status page.
+    private(set) var lastSignal: Int?
 
     enum PartState: Equatable {
         case unsent
@@ -122,6 +124,7 @@ final class ModemSession {
             try expectOK(port, "AT+CNMI=2,1,0,1,0")
         }
         let (signalLines, _) = try expectOK(port, "AT+CSQ")
+        for case .signal(let rssi, _) in signalLines { lastSignal = rssi }
         for case .signal(let rssi, _) in signalLines where rssi == 99 || rssi == 199 {
             throw Stop(outcome: .retryAfter(seconds: backoff(), reason: "no signal (+CSQ: \(rssi))"))
         }

@@ -47,7 +47,8 @@ struct Daemon {
         let ring = SampleRing(capacity: capacity)
         let status = DaemonStatus(
             store: store, sensorSummary: plan.source.summary, nominalRate: plan.source.sampleRate, profile: profile.name,
-            gnssSummary: plan.gnss.summary, sensorCondition: { [source = plan.source] in source.condition })
+            gnssSummary: plan.gnss.summary, sensorCondition: { [source = plan.source] in source.condition },
+            channelSignal: { [channels = plan.channels] in (channels[$0] as? GSMModemChannel)?.signalDBm })
         let detectorSwitch = DetectorSwitch(profile: profile.name, sensitivity: sensitivity, onChange: { status.setProfile($0) }, make: makePipeline)
 
         let dispatcher = DispatchService(store: store, channels: plan.channels, isTest: false, deviceID: Self.deviceID(), hub: hub, metrics: metrics)

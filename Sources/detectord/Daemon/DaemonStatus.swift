@@ -19,9 +19,13 @@ final class DaemonStatus: Sendable {
     private let gnss = Mutex<(any GNSSSource)?>(nil)
     private let gnssState = Mutex<String>("none")
     private let keychain = Mutex<KeychainService?>(nil)
+    /// A channel's radio signal (the SMS modem's last +CSQ), in dBm.
+    private let channelSignal: @Sendable (String) -> Int?
 
     init(store: WorkflowStore, sensorSummary: String, nominalRate: Double, profile: String, gnssSummary: String,
-         sensorCondition: @escaping @Sendable () -> SensorCondition? = { nil }) {
+         sensorCondition: @escaping @Sendable () -> SensorCondition? = { nil },
+         channelSignal: @escaping @Sendable (String) -> Int? = { _ in nil }) {
+        self.channelSignal = channelSignal
         self.store = store
         self.sensorCondition = sensorCondition
         self.sensorSummary = sensorSummary
@@ -92,8 +96,13 @@ final class DaemonStatus: Sendable {
         var channelNames = ["console"]
         for contact in contacts where !channelNames.contains(contact.channel) { channelNames.append(contact.channel) }
         let channels: [[String: Any]] = channelNames.map { name in
-            guard let failing = health.first(where: { $0.channel == name }) else { return ["name": name, "state": "reachable"] }
-            return ["name": name, "state": failing.isDown ? "down" : "failing", "failures": failing.failures]
+            var entry: [String: Any] = ["name": name, "state": "reachable"]
+            if let failing = health.first(where: { $0.channel == name }) {
+                entry["state"] = failing.isDown ? "down" : "failing"
+                entry["failures"] = failing.failures
+            }
+            if let dBm = channelSignal(name) { entry["signal_dbm"] = dBm }
+            return entry
         }
         return [
             "workflow": workflow, "sensor": sensor, "detector": detector, "gnss": gnssReport,

@@ -101,6 +101,10 @@ final class KeychainService: Service {
             let snapshot = bluetooth.snapshot
             report["connect_attempts"] = snapshot.attempts
             report["drops"] = snapshot.drops
+            if !s.connected, let error = snapshot.lastError, L2CAPConnector.meansAdapterOff(error) {
+                report["state"] = "adapter off"
+                report["reason"] = error
+            }
         }
         return report
     }

@@ -36,7 +36,9 @@ struct SetupRoutes: Sendable {
 
     func add(to router: Router<DeviceRequestContext>) {
         router.get("/api/setup") { _, _ in
-            try APIRoutes.json(try details(full: !(try store.snapshot { try $0.isSetUp() })))
+            // Before a PIN exists the person setting up sees what they typed; contacts from the
+            // file are nobody's to edit here, so they stay masked.
+            try APIRoutes.json(try details(full: !(try store.snapshot { try $0.isSetUp() }) && !fileManaged.contacts))
         }
         // The PIN shows the full numbers (and proves it before the settings open).
         router.post("/api/setup/details") { request, context in

@@ -35,8 +35,14 @@ const keychainStates = {
   "searching": ["warning", "Searching"],
   "cannot find the keychain": ["error", "Cannot find the keychain"],
   "not paired": ["warning", "Not paired"],
+  "adapter off": ["error", "Bluetooth adapter off"],
   "not configured": ["unknown", "Not configured"],
 };
+
+// "sms (signal −71 dBm)": the modem's last reading, where there is one.
+function channelText(c) {
+  return typeof c.signal_dbm === "number" ? c.name + " (signal " + c.signal_dbm + " dBm)" : c.name;
+}
 
 function renderRows(s) {
   const levels = [];
@@ -64,9 +70,9 @@ function renderRows(s) {
   const channels = s.channels || [];
   const failing = channels.filter((c) => c.state !== "reachable");
   if (channels.length === 0) levels.push(setRow("row-channels", "error", "None configured"));
-  else if (failing.length === channels.length) levels.push(setRow("row-channels", "error", "Unreachable", failing.map((c) => c.name).join(", ")));
-  else if (failing.length > 0) levels.push(setRow("row-channels", "warning", "Partly reachable", failing.map((c) => c.name + " failing").join(", ")));
-  else levels.push(setRow("row-channels", "ok", "Reachable", channels.map((c) => c.name).join(", ")));
+  else if (failing.length === channels.length) levels.push(setRow("row-channels", "error", "Unreachable", failing.map(channelText).join(", ")));
+  else if (failing.length > 0) levels.push(setRow("row-channels", "warning", "Partly reachable", failing.map((c) => channelText(c) + " failing").join(", ")));
+  else levels.push(setRow("row-channels", "ok", "Reachable", channels.map(channelText).join(", ")));
   const overall = levels.includes("error") ? "error" : levels.includes("warning") ? "warning" : "ok";
   $("overall").dataset.level = overall;
   $("overall").textContent = { ok: "✓ All good", warning: "⚠ Check", error: "✕ Problem" }[overall];

@@ -73,15 +73,24 @@ public struct L2CAPConnector: KeychainConnector {
         throw .system(errno: ETIMEDOUT, operation: "connect to \(address)")
     }
 
+    static let adapterDown = "the Bluetooth adapter is down: `btmgmt power on`, and check `rfkill list`"
+    static let noBluetooth = "this kernel has no Bluetooth support"
+
+    /// The reason names a missing or switched-off adapter rather than a keychain out of reach:
+    /// the page says "adapter off", which the wearer can fix.
+    public static func meansAdapterOff(_ reason: String) -> Bool {
+        reason.contains(adapterDown) || reason.contains(noBluetooth)
+    }
+
     /// What to do about a failed connect, for the log and `pair`.
     public static func guidance(_ error: ATTError) -> String? {
         guard case .system(let code, _) = error else { return nil }
         switch code {
-        case EAFNOSUPPORT: return "this kernel has no Bluetooth support"
+        case EAFNOSUPPORT: return noBluetooth
         case ETIMEDOUT: return "the keychain did not answer: out of range, switched off (hold its button to switch it on) or connected to another phone"
         case ECONNREFUSED: return "refused: check the address type (public or random) or wake the keychain"
         case EBUSY: return "another program (bluetoothd, a phone app) holds the keychain's link: see docs/keychain.md"
-        case EHOSTUNREACH, ENETDOWN: return "the Bluetooth adapter is down: `btmgmt power on`, and check `rfkill list`"
+        case EHOSTUNREACH, ENETDOWN: return adapterDown
         case EACCES, EPERM: return "the keychain asked for pairing, which this daemon does not do"
         default: return nil
         }
