@@ -187,6 +187,7 @@ private enum StringReference {
         var samples: [IMUSample] = []
         var problems: [FallDetectError] = []
         var lastTime: Int64?
+        var firstTime: Double?
         rows: for (number, line) in lines.dropFirst() {
             let row = line.split(separator: ",", omittingEmptySubsequences: false)
             var values: [Double] = []
@@ -198,12 +199,22 @@ private enum StringReference {
                 }
                 values.append(value)
             }
-            let timestamp = Int64((values[0] * 1e9).rounded())
+            let timestamp = Int64(((values[0] - (firstTime ?? values[0])) * 1e9).rounded())
             if let lastTime, timestamp <= lastTime {
                 problems.append(FallDetectError(.malformedRow, "time does not increase; row skipped", path: "walk.csv", line: number, field: "time"))
                 continue
             }
+            // The body-worn ranges, checked in the same order.
+            for (offset, name) in ["ax", "ay", "az", "gx", "gy", "gz"].enumerated() {
+                let limit = offset < 3 ? 2000.0 : 40_000.0
+                guard abs(values[1 + offset]) <= limit else {
+                    let sensor = offset < 3 ? "accelerometer (2000 g)" : "gyroscope (40000 °/s)"
+                    problems.append(FallDetectError(.malformedRow, "\(values[1 + offset]) is beyond any body-worn \(sensor); row skipped", path: "walk.csv", line: number, field: name))
+                    continue rows
+                }
+            }
             lastTime = timestamp
+            if firstTime == nil { firstTime = values[0] }
             samples.append(IMUSample(
                 timestampNanoseconds: timestamp,
                 acceleration: SIMD3(Float(values[1]), Float(values[2]), Float(values[3])),
@@ -264,5 +275,24 @@ extension CSVRecordingReaderTests {
         #expect(result.recording.samples.count == 2)
         #expect(result.recording.samples[0].acceleration == SIMD3<Float>(17, -179, -99) / 256)
         #expect(result.recording.samples[1].angularRate == SIMD3(-53, -568, -306))
+    }
+
+    @Test func epochMillisecondsReadAsSecondsAreRefusedWithTheUnitToGive() throws {
+        let result = try read("time,ax,ay,az,gx,gy,gz\n1658348227683,0,0,1,0,0,0\n")
+        #expect(result.recording.samples.isEmpty)
+        let problem = try #require(result.problems.first)
+        #expect(problem.line == 2 && problem.field == "time")
+        #expect(problem.message.contains("it looks like epoch milliseconds: give the time unit ms"), "\(problem.message)")
+        var format = CSVFormat()
+        format.timeUnit = .milliseconds
+        let right = try read("time,ax,ay,az,gx,gy,gz\n1658348227683,0,0,1,0,0,0\n1658348227693,0,0,1,0,0,0\n", format: format)
+        #expect(right.recording.samples.map(\.timestampNanoseconds) == [0, 10_000_000] && right.problems.isEmpty)
+    }
+
+    @Test func timesFarApartAndImpossibleAccelerationsAreRowsSkippedNotTraps() throws {
+        let result = try read("time,ax,ay,az,gx,gy,gz\n-9e9,0,0,1,0,0,0\n0,0,0,1,0,0,0\n0.01,1e18,0,1,0,0,0\n0.02,0,0,1,0,9e9,0\n0.03,0,0,1,0,0,0\n9e9,0,0,1,0,0,0\n")
+        #expect(result.recording.samples.map(\.timestampNanoseconds) == [0, 30_000_000])
+        #expect(result.problems.map(\.field) == ["time", "ax", "gy", "time"])
+        #expect(result.problems.map(\.line) == [2, 4, 5, 7])
     }
 }

@@ -43,4 +43,11 @@ import Testing
         #expect(script.errors.map(\.field) == [nil, "at", "do", "kind", "answer", "lat", "up", "phone"])
         #expect(script.errors[2].description == "bad.jsonl:4: do: unknown action \"fly\"")
     }
+
+    @Test func aStepYearsAwayIsRefusedRatherThanRunForEver() {
+        let script = DrillScript(text: "{\"at\": 1000000000, \"do\": \"advance\"}\n{\"at\": 86400, \"do\": \"advance\"}\n", path: "far.jsonl")
+        #expect(script.steps.count == 1)
+        #expect(script.errors.map(\.field) == ["at"])
+        #expect(script.errors.first?.line == 1)
+    }
 }

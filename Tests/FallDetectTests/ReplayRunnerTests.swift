@@ -71,4 +71,17 @@ import Testing
         task.cancel()
         await #expect(throws: CancellationError.self) { _ = try await task.value }
     }
+
+    @Test func timestampsAtTheEndOfInt64DoNotTrap() async throws {
+        let samples = [Int64.max - 20_000_000, Int64.max - 10_000_000, Int64.max].map {
+            IMUSample(timestampNanoseconds: $0, acceleration: SIMD3(0, 0, 1))
+        }
+        let recording = Recording(info: RecordingInfo(sensor: .sisFall, title: "edge"), samples: samples)
+        let stats = try await ReplayRunner(speed: .asFastAsPossible, clock: SteppingClock()).run(recording)
+        #expect(stats.samples == 3)
+        let extremes = Recording(info: RecordingInfo(sensor: .sisFall, title: "edge"), samples: [Int64.min, 0, Int64.max].map {
+            IMUSample(timestampNanoseconds: $0, acceleration: SIMD3(0, 0, 1))
+        })
+        #expect(extremes.durationSeconds > 1.8e10)
+    }
 }

@@ -30,4 +30,10 @@ import Testing
         let line = ProgressLine.live(progress)
         #expect(line.hasPrefix("[######..................]  25%  walking (synthetic)  15.0/60.0 s  1 samples/s  peak |a| 1.50 g"))
     }
+
+    @Test func hugeValuesAreShownNotTrapped() {
+        #expect(ProgressLine.fixed(1e18, 2) == "1e+18")
+        #expect(ProgressLine.fixed(-3e20, 1) == "-3e+20")
+        #expect(ProgressLine.fixed(999_999_999_999, 0) == "1e+12" || ProgressLine.fixed(999_999_999_999, 0) == "999999999999")
+    }
 }

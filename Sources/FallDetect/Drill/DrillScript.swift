@@ -6,6 +6,10 @@ public struct DrillScript: Sendable {
     public var steps: [DrillStep]
     public var errors: [FallDetectError]
 
+    /// The latest step time: the runner walks the virtual clock a second at a time, so a step
+    /// years away would run practically for ever.
+    public static let maximumSeconds = 86_400.0
+
     public init(text: String, path: String) {
         var steps: [DrillStep] = []
         var errors: [FallDetectError] = []
@@ -37,8 +41,8 @@ public struct DrillScript: Sendable {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
             throw fail("not a JSON object")
         }
-        guard let at = (object["at"] as? NSNumber)?.doubleValue, at.isFinite, at >= 0 else {
-            throw fail("\"at\" must be a number of seconds, 0 or more", field: "at")
+        guard let at = (object["at"] as? NSNumber)?.doubleValue, at.isFinite, (0...Self.maximumSeconds).contains(at) else {
+            throw fail("\"at\" must be a number of seconds from 0 to \(Int(Self.maximumSeconds)) (one day: a drill plays an incident, and the clock steps one second at a time)", field: "at")
         }
         guard let verb = object["do"] as? String else { throw fail("\"do\" names the action", field: "do") }
         func string(_ key: String) throws(FallDetectError) -> String {

@@ -25,6 +25,7 @@ public struct Recording: Sendable {
     /// From the first to the last IMU sample, in seconds.
     public var durationSeconds: Double {
         guard let first = samples.first, let last = samples.last else { return 0 }
-        return Double(last.timestampNanoseconds - first.timestampNanoseconds) / 1e9
+        // In Double: the difference of two far-apart Int64 timestamps may not fit in one.
+        return (Double(last.timestampNanoseconds) - Double(first.timestampNanoseconds)) / 1e9
     }
 }

@@ -61,7 +61,9 @@ public struct ReplayRunner<C: Clock>: Sendable where C.Duration == Duration {
         var index = 0
         while index < samples.count {
             try Task.checkCancellation()
-            let stepEnd = samples[index].timestampNanoseconds + stepNanoseconds
+            // Saturating: a timestamp near Int64.max must not trap.
+            let (sum, overflow) = samples[index].timestampNanoseconds.addingReportingOverflow(stepNanoseconds)
+            let stepEnd = overflow ? Int64.max : sum
             var end = index + 1
             while end < samples.count, samples[end].timestampNanoseconds < stepEnd { end += 1 }
 

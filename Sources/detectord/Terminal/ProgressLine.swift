@@ -33,6 +33,8 @@ enum ProgressLine {
 
     static func fixed(_ value: Double, _ digits: Int) -> String {
         guard value.isFinite else { return "-" }
+        // Beyond 1e12 the digits stop meaning anything (and Int would trap past 9.2e18).
+        guard abs(value) < 1e12 else { return String(format: "%.3g", value) }
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         let rounded = (abs(value) * scale).rounded()

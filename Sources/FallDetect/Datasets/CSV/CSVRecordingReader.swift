@@ -111,8 +111,26 @@ public struct CSVRecordingReader: Sendable {
             labels: builder.labels)
     }
 
-    /// Turns rows of values into samples: time, units, axis mapping, and the time-order check.
+    /// Turns rows of values into samples: time, units, axis mapping, the time-order check, and the
+    /// ranges a body-worn device can produce (anything beyond is a broken row, not a fall).
     private struct Builder {
+        /// ±4e18 ns (±126 years): epoch times in any unit fit, and so does the difference of any two.
+        static let timeLimit = 4e18
+        /// Ten times the widest accelerometer range sold (±200 g), and of gyroscopes (±4000 °/s).
+        static let accelerationLimit = 2000.0
+        static let angularRateLimit = 40_000.0
+
+        /// "time 1658348227683 s is beyond ±126 years; ... it looks like epoch milliseconds: give
+        /// the time unit ms", naming where that is set.
+        static func timeProblem(_ value: Double, unit: CSVFormat.TimeUnit) -> String {
+            let base = "time \(value) \(unit.rawValue) is beyond ±126 years"
+            let finer: [(CSVFormat.TimeUnit, String)] = [(.milliseconds, "milliseconds"), (.microseconds, "microseconds"), (.nanoseconds, "nanoseconds")]
+            for (candidate, name) in finer where candidate.nanoseconds < unit.nanoseconds && abs(value * candidate.nanoseconds) <= timeLimit {
+                return base + "; it looks like epoch \(name): give the time unit \(candidate.rawValue) (replay --csv-time-unit \(candidate.rawValue), or [units] time = \"\(candidate.rawValue)\" in a dataset description); row skipped"
+            }
+            return base + "; row skipped"
+        }
+
         let format: CSVFormat
         let path: String
         /// Per field (time?, ax, ay, az, gx?, gy?, gz?, label?), where its value is in a parsed row.
@@ -128,6 +146,8 @@ public struct CSVRecordingReader: Sendable {
         var labels: [Double] = []
         var problems: [FallDetectError] = []
         var lastTime: Int64?
+        /// The time value of the first row kept, in the file's unit.
+        var firstTime: Double?
 
         init(format: CSVFormat, path: String, slots: [Int]) {
             self.format = format
@@ -145,7 +165,14 @@ public struct CSVRecordingReader: Sendable {
         mutating func append(_ values: UnsafePointer<Double>, line: Int) {
             let timestamp: Int64
             if format.time != nil {
-                timestamp = Int64((values[slots[0]] * format.timeUnit.nanoseconds).rounded())
+                let raw = values[slots[0]]
+                guard abs(raw * format.timeUnit.nanoseconds) <= Self.timeLimit else {
+                    problems.append(FallDetectError(.malformedRow, Self.timeProblem(raw, unit: format.timeUnit), path: path, line: line, field: "time"))
+                    return
+                }
+                // From the first row kept, in the file's unit: epoch milliseconds stay exact
+                // (scaled to nanoseconds first they would round to 256 ns).
+                timestamp = Int64(((raw - (firstTime ?? raw)) * format.timeUnit.nanoseconds).rounded())
                 if let lastTime, timestamp <= lastTime {
                     problems.append(FallDetectError(.malformedRow, "time does not increase; row skipped", path: path, line: line, field: "time"))
                     return
@@ -153,13 +180,28 @@ public struct CSVRecordingReader: Sendable {
             } else {
                 timestamp = Int64((Double(samples.count) * period).rounded())
             }
-            lastTime = timestamp
             let k = accelerationFactor
+            let r = angularRateFactor
+            for (offset, name) in ["ax", "ay", "az"].enumerated() where !(abs(values[slots[base + offset]] * k) <= Self.accelerationLimit) {
+                problems.append(FallDetectError(
+                    .malformedRow, "\(values[slots[base + offset]]) is beyond any body-worn accelerometer (\(Int(Self.accelerationLimit)) g); row skipped",
+                    path: path, line: line, field: name))
+                return
+            }
+            if format.angularRate != nil {
+                for (offset, name) in ["gx", "gy", "gz"].enumerated() where !(abs(values[slots[base + 3 + offset]] * r) <= Self.angularRateLimit) {
+                    problems.append(FallDetectError(
+                        .malformedRow, "\(values[slots[base + 3 + offset]]) is beyond any body-worn gyroscope (\(Int(Self.angularRateLimit)) °/s); row skipped",
+                        path: path, line: line, field: name))
+                    return
+                }
+            }
+            lastTime = timestamp
+            if format.time != nil, firstTime == nil { firstTime = values[slots[0]] }
             let a = SIMD3<Float>(
                 Float(values[slots[base]] * k), Float(values[slots[base + 1]] * k), Float(values[slots[base + 2]] * k))
             var w = SIMD3<Float>.zero
             if format.angularRate != nil {
-                let r = angularRateFactor
                 w = SIMD3(Float(values[slots[base + 3]] * r), Float(values[slots[base + 4]] * r), Float(values[slots[base + 5]] * r))
             }
             samples.append(IMUSample(
