@@ -15,7 +15,7 @@ ORACLE_VENV := Bench/.venv-oracle
 ORACLE_PIP := imufusion==1.3.3 numpy scipy 'setuptools>=77' selenium
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)/detectord
 
-.PHONY: all bootstrap build run replay-demo test bench demo train evaluate install clean help
+.PHONY: all bootstrap build run replay-demo test bench fuzz soak demo train evaluate install clean help
 
 all: build
 
@@ -24,6 +24,8 @@ help:
 	@echo "make replay-demo  replay every synthetic demo recording through the detectors at 8x"
 	@echo "make test    install what is missing, build, run every test"
 	@echo "make bench   benchmarks against peers (numpy, pandas, boost, Fusion C, imufusion); writes Bench/results/latest.json"
+	@echo "make fuzz    libFuzzer (with AddressSanitizer) on every parser, FUZZ_SECONDS each (default 60); see Fuzz/README.md"
+	@echo "make soak    the daemon for a day of replayed data at 100x (about 15 min): RSS, fds, database and drops must stay flat"
 	@echo "make demo    regenerate Datasets/demo/ (synthetic recordings)"
 	@echo "make train   retrain the learned fall detector on the SisFall development subjects (../shared)"
 	@echo "make evaluate  the README's accuracy figures: online protocol, 10 folds by subject, with bench.svg and the stress tests"
@@ -79,6 +81,24 @@ $(BENCH_VENV)/.ready: Makefile
 
 bench: bootstrap $(BENCH_VENV)/.ready $(ORACLE_VENV)/.ready
 	SHARED=$(SHARED) PYTHON=$(abspath $(BENCH_VENV))/bin/python Bench/run.sh
+
+# Every parser under libFuzzer with AddressSanitizer: a build of its own (our `main` calls
+# libFuzzer's driver), then each target for FUZZ_SECONDS from the seeds in Fuzz/corpus. Findings
+# land in Fuzz/findings/TARGET; runs and executions per second in Bench/results/fuzz.json.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= sisfall recording csv drill configuration dataset-description model modem att advertising api-body
+FUZZ_SCRATCH := .build-fuzz
+fuzz: bootstrap
+	$(SWIFT) build -c release --product detectord --scratch-path $(FUZZ_SCRATCH) \
+	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DDETECTORD_FUZZ -Xcc -fsanitize=fuzzer-no-link,address
+	FUZZ_BIN=$$($(SWIFT) build -c release --scratch-path $(FUZZ_SCRATCH) --show-bin-path)/detectord \
+	  FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh $(FUZZ_TARGETS)
+
+# A day of replayed data through `detectord run` at 100x, a driver answering each countdown;
+# SOAK_HOURS of data (24: 14.4 min). Writes Bench/results/soak.json.
+SOAK_HOURS ?= 24
+soak: build
+	python3 Bench/soak/soak.py $(RELEASE_BIN) --hours $(SOAK_HOURS) --out Bench/results/soak.json
 
 demo: bootstrap
 	$(SWIFT) build -c release --product detectord

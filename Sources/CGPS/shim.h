@@ -70,7 +70,13 @@ static inline void cgps_extract(const struct gps_data_t *d, cgps_fix *out) {
     out->has_time = (set & TIME_SET) && f->time.tv_sec > 0;
     out->time_ns = (int64_t)f->time.tv_sec * 1000000000 + f->time.tv_nsec;
     out->altitude_msl = cgps__field(set, ALTITUDE_SET, f->altMSL);
-    out->eph = cgps__field(set, HERR_SET, f->eph);
+    // gpsd's TPV often carries "eph" without "epx"/"epy" (an NMEA receiver without GST: eph from
+    // HDOP), and libgps raises HERR_SET only for epx and epy; it resets eph to NaN on every TPV,
+    // so a finite eph in a TPV read is this report's.
+    if ((set & MODE_SET) && isfinite(f->eph))
+        out->eph = f->eph;
+    else
+        out->eph = (set & HERR_SET) && isfinite(f->epx) && isfinite(f->epy) ? sqrt(f->epx * f->epx + f->epy * f->epy) : NAN;
 #else
     out->has_time = (set & TIME_SET) && isfinite(f->time) && f->time > 0;
     out->time_ns = out->has_time ? (int64_t)(f->time * 1e9) : 0;

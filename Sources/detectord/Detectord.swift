@@ -21,7 +21,7 @@ struct Detectord: AsyncParsableCommand {
         subcommands: [
             ReplayCommand.self, SynthCommand.self, ProbeCommand.self, DrillCommand.self,
             StatusCommand.self, BenchCommand.self, TrainCommand.self, ConfigCommand.self, RunCommand.self,
-            RecordCommand.self, PairCommand.self, CtlCommand.self,
+            RecordCommand.self, PairCommand.self, CtlCommand.self, FuzzCommand.self,
         ]
     )
 }

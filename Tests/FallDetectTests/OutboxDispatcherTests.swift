@@ -59,7 +59,7 @@ import Testing
     /// A position 111 m north of the last one per step: far enough for a location update each time.
     private func move(_ store: WorkflowStore, step: Int, at t: Int64) throws {
         let position = StoredPosition(latitude: 51.5 + Double(step) * 0.001, longitude: -0.14, accuracy: 8)
-        try store.transaction { try $0.recordPosition(position) }
+        try store.transaction { try $0.recordPosition(position, at: 0) }
         try store.apply(.position(latitude: position.latitude, longitude: position.longitude), at: t * s)
     }
 

@@ -92,6 +92,25 @@ import Testing
         }
     }
 
+    /// Damaged rows are reported with their line and replaced by a neighbour; the rest is read.
+    @Test func malformedRowsAreReplacedAndTheRestIsRead() throws {
+        let text = [Self.row1, "  15,-174, x9, -53,-568,-306,  48,-675,-254;", Self.row2, "garbage", Self.row1].joined(separator: "\r\n") + "\r\n"
+        let (values, malformed) = try Array(text.utf8).withUnsafeBytes { try SisFallParser.parseKeepingGoodRows($0, path: "t.txt") }
+        #expect(values == Self.values1 + Self.values1 + Self.values2 + Self.values2 + Self.values1)
+        #expect(malformed.map(\.line) == [2, 4])
+        #expect(malformed.first?.description.hasPrefix("t.txt:2: field 3") == true, "\(malformed)")
+        // A bad first row takes the first good one's values; a bad last line without a newline ends it.
+        let first = ["oops", Self.row2, "1,2"].joined(separator: "\n")
+        let read = try Array(first.utf8).withUnsafeBytes { try SisFallParser.parseKeepingGoodRows($0) }
+        #expect(read.values == Self.values2 + Self.values2 + Self.values2)
+        #expect(read.malformed.map(\.line) == [1, 3])
+    }
+
+    @Test func aTextOfMostlyBadRowsIsNotATrial() {
+        let text = (0..<30).map { $0 % 2 == 0 ? Self.row1 : "bad" }.joined(separator: "\n")
+        #expect(throws: FallDetectError.self) { try Array(text.utf8).withUnsafeBytes { try SisFallParser.parseKeepingGoodRows($0) } }
+    }
+
     @Test func errorDescriptionIsPathLineField() throws {
         let text = Self.row1 + "\r\n" + "1,2,3,4,5,6,7,8,9\r\n"
         let error = #expect(throws: FallDetectError.self) { try SisFallParser.parse(Array(text.utf8), path: "a.txt") }

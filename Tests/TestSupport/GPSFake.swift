@@ -25,6 +25,11 @@ public final class GPSFake {
         return nil
     }
 
+    /// One NMEA sentence with its checksum and line end, for logs a test writes itself.
+    public static func sentence(_ body: String) -> String {
+        "$" + body + "*" + String(format: "%02X", body.utf8.reduce(UInt8(0)) { $0 ^ $1 }) + "\r\n"
+    }
+
     /// A port nothing listens on right now, from the high range, distinct per call.
     public static func freePort() -> Int {
         for _ in 0..<100 {

@@ -108,8 +108,20 @@ import Testing
         #expect(c.workflow == WorkflowConfiguration())
         #expect(c.channels == ChannelSettings(console: true, webhook: nil, sms: nil))
         #expect(c.storage.database == "/var/lib/detectord/detectord.sqlite")
+        #expect(c.storage.positionRetentionHours == 24)
         #expect(c.api == APISettings(host: "127.0.0.1", port: 8180))
         #expect(c.pin.hash == nil)
+    }
+
+    @Test func positionRetentionIsFromAMinuteToAYear() throws {
+        func storage(_ hours: String) throws -> StorageSettings {
+            try DaemonConfiguration.parse(text: Self.minimal + "\n[storage]\nposition_retention_hours = \(hours)\n", path: "/tmp/detectord.toml", environment: [:]).storage
+        }
+        #expect(try storage("48").positionRetentionHours == 48)
+        #expect(try storage("0.5").positionRetentionHours == 0.5)
+        let error = #expect(throws: ConfigurationErrors.self) { try storage("0") }
+        #expect(error?.description.contains("storage.position_retention_hours") == true, "\(String(describing: error))")
+        #expect(throws: ConfigurationErrors.self) { try storage("9000") }
     }
 
     @Test func sensitivityMovesTheProfile() throws {

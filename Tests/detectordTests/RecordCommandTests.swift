@@ -51,6 +51,11 @@ import Testing
         #expect(String(recording.samples.count) == DaemonProcess.value("samples", in: stop), "\(stop) / \(recorded)")
         #expect(DaemonProcess.value("samples", in: recorded) == String(recording.samples.count))
         #expect(DaemonProcess.value("dropped_samples", in: recorded) == "0")
+        // Personal data: the recording and the database are the service user's alone.
+        for path in [out, setup.databasePath] {
+            let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+            #expect(mode == 0o600, "\(path): \(String(mode ?? -1, radix: 8))")
+        }
     }
 
     @Test func aMissingConfigurationStopsWithItsIssues() throws {

@@ -80,10 +80,7 @@ import Glibc
 
     /// A receiver with a 2D fix and a poor HDOP: gpsd reports it, the page shows GPS "Weak".
     static func weakFixLog(in directory: URL) throws -> String {
-        func sentence(_ body: String) -> String {
-            let sum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
-            return "$" + body + "*" + String(format: "%02X", sum) + "\r\n"
-        }
+        let sentence = GPSFake.sentence
         var text = ""
         for second in 0..<20 {
             let time = String(format: "1200%02d.00", second)

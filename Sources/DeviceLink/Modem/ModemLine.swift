@@ -1,5 +1,5 @@
 /// One line from the modem, classified.
-enum ModemLine: Equatable {
+public enum ModemLine: Equatable, Sendable {
     case ok
     case error
     /// +CMS ERROR: the SMS layer's error; `code` nil when the modem sent text (AT+CMEE=2).
@@ -17,7 +17,7 @@ enum ModemLine: Equatable {
     /// Anything else: echoes, unsolicited lines we do not use, noise.
     case other(String)
 
-    init(_ line: String) {
+    public init(_ line: String) {
         let text = line.trimmingSpaces
         if text == "OK" {
             self = .ok

@@ -133,8 +133,10 @@ public struct SisFallDataset: Sendable {
             let trial = SisFallTrial(name: entry.name, path: entry.rawPath, rows: hit.rows, labels: hit.labels)
             return (trial, hit.notices)
         }
-        let rows = try SisFallParser.parse(contentsOf: entry.rawPath)
-        var notices: [String] = []
+        let (rows, malformed) = try SisFallParser.readFile(entry.rawPath).withUnsafeBytes {
+            try SisFallParser.parseKeepingGoodRows($0, path: entry.rawPath)
+        }
+        var notices = malformed.map { "\($0); the row takes its neighbour's values and the trial goes on" }
         let labels = Self.labels(for: entry, rowCount: rows.count / 9, notices: &notices)
         if let cache {
             do {

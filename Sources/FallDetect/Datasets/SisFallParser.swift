@@ -78,6 +78,66 @@ public enum SisFallParser {
         try parse(readFile(path), path: path, kernel: kernel)
     }
 
+    /// Parses a trial that may hold damaged rows: each malformed row is reported and replaced by
+    /// the row before it (the first by the next), so the 200 Hz time base and the per-row labels
+    /// stay aligned; the rest of the trial is read. A text where more than a tenth of the rows
+    /// (and more than ten) are malformed is not a SisFall trial: its first error is thrown.
+    public static func parseKeepingGoodRows(
+        _ bytes: UnsafeRawBufferPointer, path: String? = nil
+    ) throws -> (values: [Int16], malformed: [FallDetectError]) {
+        var values: [Int16] = []
+        var malformed: [FallDetectError] = []
+        var start = 0
+        var linesBefore = 0
+        var heldFirst = false
+        while start < bytes.count {
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[start...])
+            let capacity = cfusion_sisfall_max_rows(rest.count)
+            var result = cfusion_sisfall_result()
+            let part = [Int16](unsafeUninitializedCapacity: capacity * columns) { buffer, count in
+                result = cfusion_sisfall_parse(rest.baseAddress, rest.count, buffer.baseAddress, capacity)
+                count = result.rows * columns
+            }
+            values += part
+            if heldFirst, values.count >= 2 * columns {
+                // The first row was bad: it takes the first good one's values.
+                for i in 0..<columns { values[i] = values[columns + i] }
+                heldFirst = false
+            }
+            if result.status == CFUSION_SISFALL_OK.rawValue { break }
+            guard result.status != CFUSION_SISFALL_CAPACITY.rawValue else { throw error(result, path: path) }
+            var shifted = result
+            shifted.line += linesBefore
+            malformed.append(error(shifted, path: path))
+            let rows = values.count / columns
+            if malformed.count > 10, malformed.count * 10 > rows + malformed.count {
+                throw malformed[0]
+            }
+            if rows > 0 {
+                values += values.suffix(columns)
+            } else {
+                values += repeatElement(0, count: columns)
+                heldFirst = true
+            }
+            // Go on after the bad line's newline; a bad last line ends the text.
+            guard let next = Self.offset(afterLine: result.line, in: rest) else { break }
+            start += next
+            linesBefore += result.line
+        }
+        if heldFirst { values.removeAll() }
+        return (values, malformed)
+    }
+
+    /// The offset just past the `line`-th newline (1-based), or nil when the text ends first.
+    private static func offset(afterLine line: Int, in text: UnsafeRawBufferPointer) -> Int? {
+        var seen = 0
+        for (i, byte) in text.enumerated() where byte == UInt8(ascii: "\n") {
+            seen += 1
+            if seen == line { return i + 1 < text.count ? i + 1 : nil }
+        }
+        return nil
+    }
+
     /// The error for a failed C parse: `path:line: field N (sensor axis): reason at column C`.
     static func error(_ r: cfusion_sisfall_result, path: String?) -> FallDetectError {
         let reason = String(cString: cfusion_sisfall_status_text(r.status))

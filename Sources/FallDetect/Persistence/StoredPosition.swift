@@ -1,6 +1,7 @@
 /// The wearer's latest position as the store keeps it (setting "lastPosition", and the three
 /// latest, newest first, in "positionHistory"): what messages and payloads are built from at send
-/// time, so a retried alert carries the position known when it finally goes out.
+/// time, so a retried alert carries the position known when it finally goes out. Positions are
+/// deleted after the configured retention unless an emergency is under way.
 public struct StoredPosition: Sendable, Equatable, Codable {
     public var latitude: Double
     public var longitude: Double
@@ -8,11 +9,15 @@ public struct StoredPosition: Sendable, Equatable, Codable {
     public var accuracy: Double?
     /// Speed over ground, m/s.
     public var speed: Double?
+    /// When it was recorded, UTC nanoseconds; nil in databases written before retention existed
+    /// (such a position counts as expired).
+    public var recordedAt: Int64?
 
-    public init(latitude: Double, longitude: Double, accuracy: Double? = nil, speed: Double? = nil) {
+    public init(latitude: Double, longitude: Double, accuracy: Double? = nil, speed: Double? = nil, recordedAt: Int64? = nil) {
         self.latitude = latitude
         self.longitude = longitude
         self.accuracy = accuracy
         self.speed = speed
+        self.recordedAt = recordedAt
     }
 }

@@ -7,10 +7,38 @@ extension WorkflowTransaction {
 
     /// Records the wearer's position: the latest, and the three latest (newest first) that the
     /// payload's direction of travel is built from.
-    public func recordPosition(_ position: StoredPosition) throws {
+    public func recordPosition(_ position: StoredPosition, at now: Int64) throws {
+        var position = position
+        position.recordedAt = now
         try setSetting("lastPosition", position)
         let history = try positionHistory()
         try setSetting("positionHistory", Array(([position] + history).prefix(3)))
+    }
+
+    /// Deletes the positions recorded before `cutoff` (and those without a time), unless an
+    /// emergency is under way: its messages still need the last known position, however old.
+    /// Returns how many were deleted; a deletion is journalled without the coordinates.
+    @discardableResult
+    public func prunePositions(recordedBefore cutoff: Int64, at now: Int64) throws -> Int {
+        guard try workflow().state == .noEmergency else { return 0 }
+        func expired(_ p: StoredPosition) -> Bool { (p.recordedAt ?? .min) < cutoff }
+        var deleted = 0
+        if let last = try lastPosition(), expired(last) {
+            try db.execute(sql: "DELETE FROM setting WHERE key = 'lastPosition'")
+            deleted += 1
+        }
+        let history = try positionHistory()
+        let kept = history.filter { !expired($0) }
+        if kept.count != history.count {
+            if kept.isEmpty {
+                try db.execute(sql: "DELETE FROM setting WHERE key = 'positionHistory'")
+            } else {
+                try setSetting("positionHistory", kept)
+            }
+            deleted += history.count - kept.count
+        }
+        if deleted > 0 { try note("positions", "deleted \(deleted) recorded before \(Self.isoTime(cutoff))", at: now) }
+        return deleted
     }
 
     public func lastPosition() throws -> StoredPosition? { try setting("lastPosition", as: StoredPosition.self) }

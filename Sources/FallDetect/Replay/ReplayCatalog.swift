@@ -16,6 +16,8 @@ public struct ReplayCatalog: Sendable {
 
     public struct Entry: Sendable {
         public var name: String
+        /// The file it is read from, for errors: the name is what a listing shows.
+        public var path: String
         public var load: @Sendable () throws -> LoadedRecording
     }
 
@@ -95,7 +97,7 @@ public struct ReplayCatalog: Sendable {
         let cache = try? TrialCache(directory: options.cacheDirectory + "/sisfall")
         if cache == nil { notices.append("\(options.cacheDirectory): cannot create the trial cache; parsing text every time") }
         for entry in wanted {
-            entries.append(Entry(name: entry.name.description) {
+            entries.append(Entry(name: entry.name.description, path: entry.rawPath) {
                 let (trial, notes) = try dataset.load(entry, cache: cache)
                 return LoadedRecording(recording: trial.recording(), notes: notes)
             })
@@ -128,13 +130,13 @@ public struct ReplayCatalog: Sendable {
         let name = URL(fileURLWithPath: path).lastPathComponent
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {
         case "detrec":
-            return Entry(name: name) {
+            return Entry(name: name, path: path) {
                 let result = try RecordingReader().read(path: path)
                 return LoadedRecording(recording: result.recording, problems: result.problems)
             }
         case "csv":
             let reader = CSVRecordingReader(format: options.csvFormat)
-            return Entry(name: name) {
+            return Entry(name: name, path: path) {
                 let result = try reader.read(path: path)
                 return LoadedRecording(recording: result.recording, problems: result.problems)
             }

@@ -27,12 +27,7 @@ public enum PINHasher {
     /// True when `pin` matches `encoded`. Comparison is over the whole string, in constant time.
     public static func verify(_ pin: String, against encoded: String) -> Bool {
         guard let computed = try? run(pin, setting: Array(encoded.utf8CString)) else { return false }
-        let a = Array(computed.utf8)
-        let b = Array(encoded.utf8)
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for i in a.indices { difference |= a[i] ^ b[i] }
-        return difference == 0
+        return ConstantTime.equal(computed, encoded)
     }
 
     private static func run(_ pin: String, setting: [CChar]) throws(FallDetectError) -> String {

@@ -36,16 +36,16 @@ public final class ReplaySensorSource: SensorSource {
         }
         let loaded: LoadedRecording
         do { loaded = try entry.load() } catch let error as FallDetectError { throw error } catch {
-            throw FallDetectError(.io, "\(error)", path: entry.name)
+            throw FallDetectError(.io, "\(error)", path: entry.path)
         }
         guard !loaded.recording.samples.isEmpty else {
-            throw FallDetectError(.noData, "the recording holds no IMU samples", path: entry.name)
+            throw FallDetectError(.noData, "the recording holds no IMU samples", path: entry.path)
         }
         first = loaded.recording
         // The detector's filters and the ring are sized from it: only rates an IMU really runs at.
         guard (10...10_000).contains(first.info.sensor.sampleRate) else {
             throw FallDetectError(
-                .invalidArgument, "recorded at \(first.info.sensor.sampleRate) Hz; a live replay needs 10 to 10000 Hz", path: entry.name,
+                .invalidArgument, "recorded at \(first.info.sensor.sampleRate) Hz; a live replay needs 10 to 10000 Hz", path: entry.path,
                 field: "sample rate")
         }
         sampleRate = first.info.sensor.sampleRate

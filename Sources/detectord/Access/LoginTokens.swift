@@ -38,7 +38,7 @@ final class LoginTokens: Sendable {
 
     func isValid(token: String) -> Bool {
         guard let stored = currentHash() else { return false }
-        return Self.equal(Self.hash(token), stored)
+        return ConstantTime.equal(Self.hash(token), stored)
     }
 
     private func currentHash() -> String? { (try? store.setting(Self.settingKey, as: String.self)) ?? nil }
@@ -56,7 +56,7 @@ final class LoginTokens: Sendable {
 
     func isValid(session: String, at now: Int64) -> Bool {
         guard let entry = sessions.withLock({ $0[session] }), entry.until > now, let hash = currentHash() else { return false }
-        return Self.equal(entry.token, hash)
+        return ConstantTime.equal(entry.token, hash)
     }
 
     /// 32 random bytes from the system's generator, base64url without padding.
@@ -70,13 +70,5 @@ final class LoginTokens: Sendable {
     /// A keyed SHA-256: the token has 256 random bits, so it needs no slow hash.
     static func hash(_ token: String) -> String {
         HMACSHA256.hex(HMACSHA256.authenticationCode(for: Array(token.utf8), key: Array("detectord login token".utf8)))
-    }
-
-    static func equal(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var difference: UInt8 = 0
-        for i in x.indices { difference |= x[i] ^ y[i] }
-        return difference == 0
     }
 }

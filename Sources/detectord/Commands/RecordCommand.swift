@@ -34,6 +34,9 @@ struct RecordCommand: ParsableCommand {
     }
 
     func run() throws {
+        // The database and recordings hold a person's name, contacts, positions and movements:
+        // whatever this process creates is its user's alone (0600 files, 0700 folders).
+        PrivateFiles.restrict()
         let settings: DaemonConfiguration
         do {
             settings = try DaemonConfiguration.load(path: config)

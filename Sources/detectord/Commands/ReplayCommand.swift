@@ -176,7 +176,8 @@ struct ReplayCommand: AsyncParsableCommand {
                         pipeline?.mounting = try csvAxisChoice().estimator(sampleRate: Float(sensor.sampleRate))
                     }
                 } catch let error as FallDetectError {
-                    err.write("error: \(loaded.recording.info.title): \(error)\n")
+                    // The file, not the title: the title is what the file says, the path is where to look.
+                    err.write("error: \(entry.path): \(error)\n")
                     failed += 1
                     continue
                 }

@@ -45,6 +45,9 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // The database and recordings hold a person's name, contacts, positions and movements:
+        // whatever this process creates is its user's alone (0600 files, 0700 folders).
+        PrivateFiles.restrict()
         let settings: DaemonConfiguration
         do {
             settings = try DaemonConfiguration.load(path: config)
@@ -100,7 +103,8 @@ struct RunCommand: AsyncParsableCommand {
             axes: settings.sensor.source.name != "replay" && settings.sensor.axes == .auto ? .auto : .fixed(.identity), gnss: gnss,
             workflowSettings: settings.workflow.settings, demo: settings.workflow.demo, person: settings.person?.person,
             contacts: settings.contacts?.map(\.contact), pinHash: settings.pin.hash, channels: channels, keychainSettings: settings.keychain,
-            databasePath: db ?? settings.storage.database, apiHost: api.host, apiPort: api.port,
+            databasePath: db ?? settings.storage.database, positionRetention: settings.storage.positionRetentionHours * 3600,
+            apiHost: api.host, apiPort: api.port,
             tls: api.certificate.flatMap { certificate in api.key.map { DaemonPlan.TLSFiles(certificate: certificate, key: $0) } },
             detectorFromFile: settings.detector.fromFile,
             contactChannels: Self.contactChannels(settings.channels.configured.map(\.rawValue)), exitWhenIdle: exitWhenIdle,

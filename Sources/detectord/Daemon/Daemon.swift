@@ -66,7 +66,7 @@ struct Daemon {
             store: store, hub: hub, metrics: metrics, demo: plan.demo, notWornMessageAfter: plan.notWornMessageAfter,
             sensorFaultMessageAfter: plan.sensorFaultMessageAfter,
             keychainLostMessageAfter: keychain == nil ? nil : plan.keychainSettings.linkLostMessage,
-            wakeDispatcher: { dispatcher.wake() }, beep: { keychain?.beep($0) })
+            positionRetention: plan.positionRetention, wakeDispatcher: { dispatcher.wake() }, beep: { keychain?.beep($0) })
         keychain?.connect(to: workflow)
         status.attach(keychain: keychain)
 

@@ -33,6 +33,8 @@ struct DaemonPlan: Sendable {
     /// A fixed keychain link instead (tests at the daemon's seam).
     var keychain: (any KeychainLink)? = nil
     var databasePath: String
+    /// `[storage] position_retention_hours`, in seconds.
+    var positionRetention: Double? = StorageSettings.defaultPositionRetentionHours * 3600
     var apiHost: String
     var apiPort: Int
     /// HTTPS for the API and the page.

@@ -2,6 +2,7 @@ import FallDetect
 import Foundation
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// Owns the workflow's state machine and its SQLite store in the running daemon. Every input is
 /// one transaction (the snapshot, the journal and the outbox rows commit together), so a daemon
@@ -25,16 +26,23 @@ final class WorkflowService: Service {
     private let sensorFaultMessageAfter: Double?
     /// Seconds without the keychain's link before the wearer is told; nil never tells.
     private let keychainLostMessageAfter: Double?
+    /// Seconds a position is kept (outside an emergency); nil keeps it until the next one.
+    private let positionRetention: Double?
+    /// Detections and SOS the store could not record (disk full, a read-only database): kept in
+    /// memory, in order, and tried again every tick, so an emergency is late rather than lost.
+    private let unrecorded = Mutex<[(input: WorkflowInput, origin: String)]>([])
     /// Press-to-decision times of keychain presses, for `bench --keychain` and the metrics.
     let pressLatencies = PressLatencies()
 
     init(
         store: WorkflowStore, hub: EventHub, metrics: DaemonMetrics, demo: Bool = false,
-        notWornMessageAfter: Double? = nil, sensorFaultMessageAfter: Double? = nil, keychainLostMessageAfter: Double? = nil, wakeDispatcher: @escaping @Sendable () -> Void, beep: @escaping @Sendable (Bool) -> Void = { _ in }) {
+        notWornMessageAfter: Double? = nil, sensorFaultMessageAfter: Double? = nil, keychainLostMessageAfter: Double? = nil,
+        positionRetention: Double? = nil, wakeDispatcher: @escaping @Sendable () -> Void, beep: @escaping @Sendable (Bool) -> Void = { _ in }) {
         self.demo = demo
         self.notWornMessageAfter = notWornMessageAfter
         self.sensorFaultMessageAfter = sensorFaultMessageAfter
         self.keychainLostMessageAfter = keychainLostMessageAfter
+        self.positionRetention = positionRetention
         self.beep = beep
         self.store = store
         self.hub = hub
@@ -116,7 +124,10 @@ final class WorkflowService: Service {
                 }
                 report(actions, at: now)
             case .failure(let error):
-                hub.publish(DaemonEvent("error", at: now, severity: .error, [("message", .string(error.description))]))
+                let kept = Self.mustNotBeLost(input)
+                if kept { unrecorded.withLock { $0.append((input, origin)) } }
+                let message = error.description + (kept ? "; kept in memory and tried again every second" : "")
+                hub.publish(DaemonEvent("error", at: now, severity: .error, [("message", .string(message))]))
             }
             reply?(result)
         case .disarm(let pin, let reply):
@@ -146,7 +157,7 @@ final class WorkflowService: Service {
         case .position(let fix):
             guard let latitude = fix.latitude, let longitude = fix.longitude, fix.isTrusted else { return }
             let result = attempt { tx in
-                try tx.recordPosition(StoredPosition(latitude: latitude, longitude: longitude, accuracy: fix.horizontalAccuracy, speed: fix.speed))
+                try tx.recordPosition(StoredPosition(latitude: latitude, longitude: longitude, accuracy: fix.horizontalAccuracy, speed: fix.speed), at: now)
                 return try tx.apply(.position(latitude: latitude, longitude: longitude), at: now)
             }
             if case .success(let actions) = result { report(actions, at: now) }
@@ -188,17 +199,46 @@ final class WorkflowService: Service {
                 return []
             }
         case .tick:
+            recordLate(at: now)
             let after = notWornMessageAfter
             let faultAfter = sensorFaultMessageAfter
             let lostAfter = keychainLostMessageAfter
+            let retention = positionRetention
             let result = attempt { tx in
                 var actions = try tx.apply(.tick, at: now)
                 if let after, try tx.remindNotWorn(afterSeconds: after, at: now) { actions.append(.send(.notWorn)) }
                 if let faultAfter, try tx.remindSensorFault(afterSeconds: faultAfter, at: now) { actions.append(.send(.sensorFault)) }
                 if let lostAfter, try tx.remindKeychainLost(afterSeconds: lostAfter, at: now) { actions.append(.send(.keychainLost)) }
+                if let retention { try tx.prunePositions(recordedBefore: now &- Int64(retention * 1e9), at: now) }
                 return actions
             }
             if case .success(let actions) = result { report(actions, at: now) }
+        }
+    }
+
+    /// An emergency's start: losing it would leave a fallen person without help.
+    static func mustNotBeLost(_ input: WorkflowInput) -> Bool {
+        switch input {
+        case .detection, .sos, .followUp: true
+        default: false
+        }
+    }
+
+    /// Tries the unrecorded inputs again, oldest first; stops at the first that still fails.
+    private func recordLate(at now: Int64) {
+        let waiting = unrecorded.withLock { list in
+            defer { list.removeAll() }
+            return list
+        }
+        for (index, entry) in waiting.enumerated() {
+            guard case .success(let actions) = attempt({ tx in try tx.apply(entry.input, at: now) }) else {
+                unrecorded.withLock { $0.insert(contentsOf: waiting[index...], at: 0) }
+                return
+            }
+            hub.publish(DaemonEvent("recorded_late", at: now, severity: .warning, [
+                ("input", .string(Self.name(entry.input))), ("from", .string(entry.origin)),
+            ]))
+            report(actions, at: now)
         }
     }
 

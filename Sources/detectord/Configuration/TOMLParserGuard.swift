@@ -1,0 +1,91 @@
+/// toml++ (the parser inside TOMLKit) asserts instead of reporting an error in two places the
+/// `configuration` and `dataset-description` fuzz targets found (Fuzz/crashes): a table header
+/// whose first key starts with a character no key may start with (`[!x]`, `[` then a line break),
+/// and a `}` inside an array (`a = [}]`). The process aborts on such a file. Until TOMLKit reports
+/// them, they are found here first, with a lexer just good enough to tell a table header from an
+/// array value: strings, comments and the open brackets.
+enum TOMLParserGuard {
+    static let badTableName = "a table name starts with a letter, a digit, _, - or a quote"
+    static let badClosing = "a closing bracket of the other kind: [ closes with ], { with }"
+
+    /// The 1-based line and column of the first place toml++ would abort on, and why; nil when
+    /// there is none.
+    static func firstAbort(in text: String) -> (line: Int, column: Int, reason: String)? {
+        let scalars = Array(text.unicodeScalars)
+        var i = 0, line = 1, lineStart = 0, onlyWhitespace = true
+        var open: [Unicode.Scalar] = []
+        func at(_ k: Int) -> Unicode.Scalar? { k < scalars.count ? scalars[k] : nil }
+        func starts(_ s: String, _ k: Int) -> Bool {
+            s.unicodeScalars.enumerated().allSatisfy { at(k + $0.offset) == $0.element }
+        }
+        /// Skips a string opening at `i`; newlines inside multi-line strings are counted.
+        func skipString() {
+            let quote = scalars[i]
+            let triple = starts(String(repeating: Character(quote), count: 3), i)
+            let closing = triple ? String(repeating: Character(quote), count: 3) : String(Character(quote))
+            i += triple ? 3 : 1
+            while i < scalars.count {
+                if quote == "\"" && scalars[i] == "\\" { i += 2; continue }
+                if starts(closing, i) { i += closing.unicodeScalars.count; return }
+                if scalars[i] == "\n" {
+                    if !triple { return }
+                    line += 1
+                    lineStart = i + 1
+                }
+                i += 1
+            }
+        }
+        while i < scalars.count {
+            let c = scalars[i]
+            switch c {
+            case "\n":
+                line += 1
+                lineStart = i + 1
+                onlyWhitespace = true
+                i += 1
+            case " ", "\t", "\r":
+                i += 1
+            case "#":
+                while i < scalars.count && scalars[i] != "\n" { i += 1 }
+            case "\"", "'":
+                onlyWhitespace = false
+                skipString()
+            case "[" where open.isEmpty && onlyWhitespace:
+                // A table header: `[` or `[[`, blanks, then the first key's first character.
+                var k = i + 1
+                let isArrayOfTables = at(k) == "["
+                if isArrayOfTables { k += 1 }
+                while at(k) == " " || at(k) == "\t" { k += 1 }
+                // toml++ reports `[ [` itself, but a third `[` after `[[` goes to the key parser.
+                if let first = at(k), !isKeyStart(first) || (isArrayOfTables && first == "[") {
+                    return (line, k - lineStart + 1, badTableName)
+                }
+                onlyWhitespace = false
+                while i < scalars.count && scalars[i] != "\n" { i += 1 }
+            case "[", "{":
+                open.append(c)
+                onlyWhitespace = false
+                i += 1
+            case "]", "}":
+                // A bracket that closes the other kind is never valid TOML, and `}` in an array is
+                // where toml++ aborts.
+                if let last = open.last, (last == "[") != (c == "]") { return (line, i - lineStart + 1, badClosing) }
+                _ = open.popLast()
+                onlyWhitespace = false
+                i += 1
+            default:
+                onlyWhitespace = false
+                i += 1
+            }
+        }
+        return nil
+    }
+
+    /// What toml++ lets a key start with, and what it reports on its own (`]`, `[`, the end).
+    private static func isKeyStart(_ c: Unicode.Scalar) -> Bool {
+        switch c {
+        case "A"..."Z", "a"..."z", "0"..."9", "_", "-", "\"", "'", "]", "[": true
+        default: false
+        }
+    }
+}

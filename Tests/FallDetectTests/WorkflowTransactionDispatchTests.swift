@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+@testable import FallDetect
+
+/// Positions in a real SQLite store: recorded with their time, deleted after the retention, kept
+/// while an emergency needs them.
+@Suite struct WorkflowTransactionDispatchTests {
+    let s: Int64 = 1_000_000_000
+    let hour: Int64 = 3_600_000_000_000
+    let person = try! ProtectedPerson(fullName: "Ada Lovelace", phone: "+447700900123", country: "GB")
+
+    private func withStore(_ body: (WorkflowStore) throws -> Void) throws {
+        let dir = try SharedData.temporaryDirectory("positions")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try body(try WorkflowStore(path: dir + "/detectord.sqlite"))
+    }
+
+    private func record(_ store: WorkflowStore, _ latitude: Double, at t: Int64) throws {
+        try store.transaction { try $0.recordPosition(StoredPosition(latitude: latitude, longitude: -9.1), at: t) }
+    }
+
+    @Test func positionsOlderThanTheRetentionAreDeletedWithoutTheirCoordinatesInTheJournal() throws {
+        try withStore { store in
+            try record(store, 38.1, at: 0)
+            try record(store, 38.2, at: 2 * hour)
+            try record(store, 38.3, at: 5 * hour)
+            #expect(try store.transaction { try $0.positionHistory().map(\.recordedAt) } == [5 * hour, 2 * hour, 0])
+            // A day later than the first: the first goes, the two newer stay.
+            let first = try store.transaction { try $0.prunePositions(recordedBefore: 1 * hour, at: 25 * hour) }
+            #expect(first == 1)
+            #expect(try store.transaction { try $0.positionHistory().map(\.latitude) } == [38.3, 38.2])
+            #expect(try store.transaction { try $0.lastPosition()?.latitude } == 38.3)
+            // Everything expired: nothing of the position is left.
+            #expect(try store.transaction { try $0.prunePositions(recordedBefore: 6 * hour, at: 30 * hour) } == 3)
+            #expect(try store.transaction { try $0.lastPosition() } == nil)
+            #expect(try store.transaction { try $0.positionHistory() }.isEmpty)
+            #expect(try store.transaction { try $0.prunePositions(recordedBefore: 60 * hour, at: 60 * hour) } == 0, "nothing left to delete")
+            let notes = try store.journal().filter { $0.type == "positions" }
+            #expect(notes.count == 2)
+            #expect(notes.allSatisfy { !$0.payload.contains("38.") && !$0.payload.contains("-9.1") }, "\(notes)")
+        }
+    }
+
+    @Test func anEmergencyKeepsTheLastKnownPositionHoweverOld() throws {
+        try withStore { store in
+            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+            try record(store, 38.7, at: 0)
+            try store.apply(.detection(.automaticFall), at: 48 * hour)
+            #expect(try store.transaction { try $0.prunePositions(recordedBefore: 24 * hour, at: 48 * hour) } == 0)
+            #expect(try store.transaction { try $0.lastPosition()?.latitude } == 38.7)
+        }
+    }
+
+    /// A database written before positions had a time: its position counts as expired.
+    @Test func aPositionWithoutATimeIsExpired() throws {
+        try withStore { store in
+            try store.transaction { tx in
+                try tx.setSetting("lastPosition", StoredPosition(latitude: 1, longitude: 2))
+                try tx.setSetting("positionHistory", [StoredPosition(latitude: 1, longitude: 2)])
+            }
+            #expect(try store.transaction { try $0.prunePositions(recordedBefore: 0, at: 0) } == 2)
+        }
+    }
+}

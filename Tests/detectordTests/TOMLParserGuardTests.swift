@@ -1,0 +1,49 @@
+import Testing
+
+@testable import detectord
+
+/// The headers toml++ would abort on are found first; arrays and strings that look like headers
+/// are left to the parser.
+@Suite struct TOMLParserGuardTests {
+    @Test func headersNoKeyCanStartWithAreFound() {
+        #expect(TOMLParserGuard.firstAbort(in: "[!x]\nk = 1\n").map { [$0.line, $0.column] } == [1, 2])
+        #expect(TOMLParserGuard.firstAbort(in: "a = 1\n\n  [[ {b]]\n").map { [$0.line, $0.column] } == [3, 6])
+        #expect(TOMLParserGuard.firstAbort(in: "[\u{FFFD}in]\n").map { [$0.line, $0.column] } == [1, 2])
+        #expect(TOMLParserGuard.firstAbort(in: "a = 1\n[\nfile = 2\n").map { [$0.line, $0.column] } == [2, 2], "a header cut by a line break")
+        #expect(TOMLParserGuard.firstAbort(in: "[[[x]]]\n").map { [$0.line, $0.column] } == [1, 3], "a third bracket")
+        #expect(TOMLParserGuard.firstAbort(in: "[ [x]]\n") == nil, "toml++ reports a spaced [[ itself")
+    }
+
+    @Test func aClosingBraceInAnArrayIsFound() {
+        #expect(TOMLParserGuard.firstAbort(in: "a =   [}],\n").map { [$0.line, $0.column] } == [1, 8])
+        #expect(TOMLParserGuard.firstAbort(in: "a = [1,\n  }]\n").map { [$0.line, $0.column] } == [2, 3])
+        #expect(TOMLParserGuard.firstAbort(in: "a = { b = [1, 2] }\n") == nil)
+    }
+
+    @Test func validTOMLPasses() {
+        let text = """
+            # [!not a header] in a comment
+            title = "[!x] in a string"
+            multi = \"\"\"
+            [!x] inside a multi-line string
+            \"\"\"
+            a = [
+              [+1],
+              [{ b = 1 }],
+            ]
+            ["quoted key"]
+            [[array.of.tables]]
+            [ spaced ]
+            """
+        #expect(TOMLParserGuard.firstAbort(in: text) == nil)
+    }
+
+    /// Through the configuration reader: an issue with the line, never an abort.
+    @Test func theConfigurationReaderReportsIt() {
+        let error = #expect(throws: ConfigurationErrors.self) {
+            try DaemonConfiguration.parse(text: "[sensor]\nsource = \"i2c\"\n[=]\n", path: "/tmp/x.toml", environment: [:])
+        }
+        #expect(error?.description.contains("/tmp/x.toml:3:2") == true, "\(String(describing: error))")
+        #expect(error?.description.contains(TOMLParserGuard.badTableName) == true)
+    }
+}
