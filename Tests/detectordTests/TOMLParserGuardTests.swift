@@ -12,6 +12,8 @@ import Testing
         #expect(TOMLParserGuard.firstAbort(in: "a = 1\n[\nfile = 2\n").map { [$0.line, $0.column] } == [2, 2], "a header cut by a line break")
         #expect(TOMLParserGuard.firstAbort(in: "[[[x]]]\n").map { [$0.line, $0.column] } == [1, 3], "a third bracket")
         #expect(TOMLParserGuard.firstAbort(in: "[ [x]]\n") == nil, "toml++ reports a spaced [[ itself")
+        #expect(TOMLParserGuard.firstAbort(in: "\u{FEFF} [\n").map { [$0.line, $0.column] } == [1, 4], "after a byte order mark")
+        #expect(TOMLParserGuard.firstAbort(in: "\u{A0}[\u{3000}!]\n").map { [$0.line, $0.column] } == [1, 4], "Unicode spaces are blanks")
     }
 
     @Test func aClosingBraceInAnArrayIsFound() {

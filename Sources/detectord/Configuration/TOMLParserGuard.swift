@@ -43,7 +43,11 @@ enum TOMLParserGuard {
                 lineStart = i + 1
                 onlyWhitespace = true
                 i += 1
-            case " ", "\t", "\r":
+            case _ where isBlank(c):
+                i += 1
+            case "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}":
+                // Other line ends: counted as one here, which can only find more headers.
+                onlyWhitespace = true
                 i += 1
             case "#":
                 while i < scalars.count && scalars[i] != "\n" { i += 1 }
@@ -55,7 +59,7 @@ enum TOMLParserGuard {
                 var k = i + 1
                 let isArrayOfTables = at(k) == "["
                 if isArrayOfTables { k += 1 }
-                while at(k) == " " || at(k) == "\t" { k += 1 }
+                while let blank = at(k), isBlank(blank) { k += 1 }
                 // toml++ reports `[ [` itself, but a third `[` after `[[` goes to the key parser.
                 if let first = at(k), !isKeyStart(first) || (isArrayOfTables && first == "[") {
                     return (line, k - lineStart + 1, badTableName)
@@ -79,6 +83,16 @@ enum TOMLParserGuard {
             }
         }
         return nil
+    }
+
+    /// What toml++ skips as blank: spaces, tabs, Unicode's horizontal spaces and the BOM.
+    private static func isBlank(_ c: Unicode.Scalar) -> Bool {
+        switch c.value {
+        case 0x20, 0x09, 0xFEFF: true
+        case 0x85, 0x2028, 0x2029: false
+        case 0xA0...: c.properties.isWhitespace
+        default: false
+        }
     }
 
     /// What toml++ lets a key start with, and what it reports on its own (`]`, `[`, the end).
