@@ -104,6 +104,13 @@ import Testing
         let read = try Array(first.utf8).withUnsafeBytes { try SisFallParser.parseKeepingGoodRows($0) }
         #expect(read.values == Self.values2 + Self.values2 + Self.values2)
         #expect(read.malformed.map(\.line) == [1, 3])
+        // Several bad rows before the first good one all take its values.
+        let two = try Array((["bad", "worse", Self.row1].joined(separator: "\n") + "\n").utf8).withUnsafeBytes {
+            try SisFallParser.parseKeepingGoodRows($0)
+        }
+        #expect(two.values == Self.values1 + Self.values1 + Self.values1)
+        // No good row at all: nothing is read.
+        #expect(try Array("bad\n".utf8).withUnsafeBytes { try SisFallParser.parseKeepingGoodRows($0) }.values.isEmpty)
     }
 
     @Test func aTextOfMostlyBadRowsIsNotATrial() {

@@ -89,7 +89,8 @@ public enum SisFallParser {
         var malformed: [FallDetectError] = []
         var start = 0
         var linesBefore = 0
-        var heldFirst = false
+        // Rows standing for bad rows before the first good one: they take its values.
+        var leadingPlaceholders = 0
         while start < bytes.count {
             let rest = UnsafeRawBufferPointer(rebasing: bytes[start...])
             let capacity = cfusion_sisfall_max_rows(rest.count)
@@ -99,10 +100,10 @@ public enum SisFallParser {
                 count = result.rows * columns
             }
             values += part
-            if heldFirst, values.count >= 2 * columns {
-                // The first row was bad: it takes the first good one's values.
-                for i in 0..<columns { values[i] = values[columns + i] }
-                heldFirst = false
+            if leadingPlaceholders > 0, values.count > leadingPlaceholders * columns {
+                let good = Array(values[leadingPlaceholders * columns..<(leadingPlaceholders + 1) * columns])
+                for row in 0..<leadingPlaceholders { values.replaceSubrange(row * columns..<(row + 1) * columns, with: good) }
+                leadingPlaceholders = 0
             }
             if result.status == CFUSION_SISFALL_OK.rawValue { break }
             guard result.status != CFUSION_SISFALL_CAPACITY.rawValue else { throw error(result, path: path) }
@@ -113,18 +114,18 @@ public enum SisFallParser {
             if malformed.count > 10, malformed.count * 10 > rows + malformed.count {
                 throw malformed[0]
             }
-            if rows > 0 {
+            if rows > 0, leadingPlaceholders == 0 {
                 values += values.suffix(columns)
             } else {
                 values += repeatElement(0, count: columns)
-                heldFirst = true
+                leadingPlaceholders += 1
             }
             // Go on after the bad line's newline; a bad last line ends the text.
             guard let next = Self.offset(afterLine: result.line, in: rest) else { break }
             start += next
             linesBefore += result.line
         }
-        if heldFirst { values.removeAll() }
+        if leadingPlaceholders > 0 { values.removeAll() }  // not one good row
         return (values, malformed)
     }
 
