@@ -4,8 +4,8 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 # chromium: the bench report's test renders the page in a real (headless) browser; chromium-driver
-# and selenium drive the device's own page in it.
-APT_PACKAGES := libgps-dev libi2c-dev libbluetooth-dev gpsd gpsd-clients libsqlite3-dev libcrypt-dev libssl-dev libsystemd-dev libboost-dev g++ libcurl4 xz-utils python3-venv pkg-config chromium chromium-driver openssl
+# and selenium drive the device's own page in it. faketime: the daemon's tests step its wall clock.
+APT_PACKAGES := libgps-dev libi2c-dev libbluetooth-dev gpsd gpsd-clients libsqlite3-dev libcrypt-dev libssl-dev libsystemd-dev libboost-dev g++ libcurl4 xz-utils python3-venv pkg-config chromium chromium-driver openssl faketime
 SHARED ?= $(abspath ../shared)
 CACHE := .cache
 BENCH_VENV := Bench/.venv

@@ -2,7 +2,8 @@
 # Runs libFuzzer on each target named (all of them when none is), FUZZ_SECONDS each, from the
 # seeds in Fuzz/corpus/TARGET; what it learns is kept in .cache/fuzz/TARGET, findings land in
 # Fuzz/findings/TARGET. Prints a table and writes Bench/results/fuzz.json. Exit 1 on a finding.
-# FUZZ_BIN: a detectord built by `make fuzz`. FUZZ_JOBS: targets run at once (default 1).
+# FUZZ_BIN: a detectord built by `make fuzz`. Targets run one after another; to use more cores,
+# run this script once per target (each keeps its own corpus and log; the last writes the JSON).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${FUZZ_BIN:?set FUZZ_BIN to a detectord built by make fuzz}"

@@ -133,19 +133,11 @@ import Testing
     /// "epx"/"epy", so libgps raises no HERR_SET; the accuracy must still be read, or a poor 3D
     /// fix would look good.
     @Test func aThreeDFixWithOnlyEphKeepsItsAccuracy() async throws {
-        let sentence = GPSFake.sentence
-        var text = ""
-        for second in 0..<12 {
-            let time = String(format: "1200%02d.00", second)
-            text += sentence("GPRMC,\(time),A,3845.000,N,00909.000,W,0.0,0.0,261126,,,A")
-            text += sentence("GPGGA,\(time),3845.000,N,00909.000,W,1,04,9.9,100.0,M,50.0,M,,")
-            text += sentence("GPGSA,A,3,01,02,03,04,,,,,,,,,12.0,9.9,7.0")
-        }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gps-eph-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let log = directory + "/weak-3d.log"
-        try Data(text.utf8).write(to: URL(fileURLWithPath: log))
+        try GPSFake.writeStationaryLog(to: log, seconds: 12, fix: "1,04,9.9,100.0,M,50.0,M,,", status: "A,3,01,02,03,04,,,,,,,,,12.0,9.9,7.0")
         let port = GPSFake.freePort()
         let client = client(port: port)
         let collector = Collector(client)

@@ -65,6 +65,29 @@ import Testing
         #expect(messages(lines).filter { $0["delivered"] as? Bool == true }.map { $0["kind"] as! String } == ["alert", "keychain_repeat", "keychain_repeat", "keychain_repeat"], "alert first, then the repeats that waited")
     }
 
+    /// The network down for 20 minutes from before a fall: the wearer sees sending fail after 15
+    /// minutes, the device keeps trying (never more than 15 s apart), and when the network is back
+    /// the alert goes first and once, with the newest position, followed by one location update
+    /// instead of the ones that waited; tracking lasts 30 minutes from the delivery.
+    @Test func twentyMinutesWithoutNetworkDuringAFall() async throws {
+        let lines = try await run("network-down-20-minutes.jsonl")
+        #expect(transitions(lines) == [
+            "10 ALERT_COUNTDOWN", "130 EMERGENCY_SENDING", "1030 EMERGENCY_SENDING_FAILED", "1205 EMERGENCY_SENT", "3005 EMERGENCY_ENDED",
+        ])
+        let delivered = messages(lines).filter { $0["delivered"] as? Bool == true }
+        #expect(delivered.first?["kind"] as? String == "alert" && delivered.first?["t"] as? Int == 1205)
+        #expect(delivered.filter { $0["kind"] as? String == "alert" }.count == 1, "sent once")
+        #expect((delivered.first?["text"] as? String)?.contains("51.50280, -0.14159") == true, "the newest position")
+        #expect(delivered.filter { $0["t"] as? Int == 1205 }.map { $0["kind"] as! String } == ["alert", "location_update"], "one update, not the four that waited")
+        let keys = delivered.map { $0["key"] as! String }
+        #expect(Set(keys).count == keys.count, "no message delivered twice")
+        // One probe on the channel at a time, for the log's copy and Charles's in turn.
+        let tries = lines.filter { $0["type"] as? String == "message" && $0["kind"] as? String == "alert" && $0["delivered"] as? Bool == false }
+            .map { $0["t"] as! Int }
+        #expect(tries.first == 130 && tries.last.map { $0 >= 1190 } == true, "\(tries)")
+        #expect(zip(tries.dropFirst(), tries).allSatisfy { $0 - $1 <= 15 }, "kept trying: \(tries)")
+    }
+
     @Test func duressKeepsTheEmergencyAndBadLinesDoNotStopTheRun() async throws {
         let lines = try await run("duress-and-bad-lines.jsonl")
         #expect(lines.filter { $0["type"] as? String == "error" }.map { $0["line"] as! Int } == [5, 6, 7])

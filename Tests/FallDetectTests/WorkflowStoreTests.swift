@@ -29,6 +29,35 @@ import Testing
         }
     }
 
+    /// A database that cannot be written is run from a copy in memory: it holds what the file
+    /// held, takes what happens now, and leaves the file as it was.
+    @Test func aCopyInMemoryHoldsWhatTheFileHeldAndLeavesItAlone() throws {
+        try withStore { path in
+            do {
+                let store = try WorkflowStore(path: path)
+                try store.saveContact(Contact(name: "Bob", phone: "+33612345678"))
+                try store.apply(.startProtection(person, gnssConfigured: false, hasFix: false), at: 0)
+            }
+            let journalled = try WorkflowStore(path: path).journal().count
+            let copy = try WorkflowStore.inMemoryCopy(of: path)
+            #expect(!copy.isDurable)
+            #expect(try copy.contacts().map(\.name) == ["Bob"])
+            #expect(try copy.workflow().person == person)
+            try copy.apply(.detection(.automaticFall), at: 10 * s)
+            #expect(try copy.workflow().state == .alertCountdown)
+            #expect(try WorkflowStore(path: path).workflow().state == .noEmergency, "the file is left as it was")
+            #expect(try WorkflowStore(path: path).journal().count == journalled)
+        }
+    }
+
+    @Test func aMissingFileGivesAnEmptyStoreInMemory() throws {
+        try withStore { path in
+            let copy = try WorkflowStore.inMemoryCopy(of: path + ".missing")
+            #expect(try copy.contacts().isEmpty && copy.workflow().state == .noEmergency)
+            #expect(!FileManager.default.fileExists(atPath: path + ".missing"))
+        }
+    }
+
     /// A store whose fall alert has just been queued for the log, Bob (sms) and Eve (webhook).
     private func sendingToBobAndEve(_ path: String) throws -> WorkflowStore {
         let store = try WorkflowStore(path: path)

@@ -30,6 +30,19 @@ public final class GPSFake {
         "$" + body + "*" + String(format: "%02X", body.utf8.reduce(UInt8(0)) { $0 ^ $1 }) + "\r\n"
     }
 
+    /// Writes a receiver standing still at 38°45'N 9°09'W for `seconds` one-second epochs, each an
+    /// RMC, a GGA ending in `fix` (quality, satellites, HDOP, altitude fields) and a GSA `status`.
+    public static func writeStationaryLog(to path: String, seconds: Int, fix: String, status: String) throws {
+        var text = ""
+        for second in 0..<seconds {
+            let time = String(format: "12%02d%02d.00", second / 60, second % 60)
+            text += sentence("GPRMC,\(time),A,3845.000,N,00909.000,W,0.0,0.0,261126,,,A")
+            text += sentence("GPGGA,\(time),3845.000,N,00909.000,W,\(fix)")
+            text += sentence("GPGSA,\(status)")
+        }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
     /// A port nothing listens on right now, from the high range, distinct per call.
     public static func freePort() -> Int {
         for _ in 0..<100 {

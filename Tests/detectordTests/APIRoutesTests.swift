@@ -1,5 +1,6 @@
 import FallDetect
 import Foundation
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -54,6 +55,31 @@ import Glibc
         let samples = metrics.text.split(separator: "\n").first { $0.hasPrefix("detectord_samples_total ") }
         #expect(samples.flatMap { Double($0.split(separator: " ").last ?? "") }.map { $0 > 0 } == true, "\(metrics.text)")
         #expect(metrics.text.contains("detectord_transitions_total{to=\"ALERT_COUNTDOWN\"} 2"))
+    }
+
+    /// The duress PIN from the configuration file: the wearer's page shows the alarm stopped,
+    /// while the emergency goes on and the contacts are told.
+    @Test func theDuressPINFromTheFileLooksDisarmedAndTellsTheContacts() throws {
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        let sink = try LoopbackHTTPServer(replies: [.init(status: 200)])
+        defer { sink.stop() }
+        try setup.write(replay: DaemonTestSetup.demo("walking.detrec"), loop: true, countdown: 30, webhook: sink.url,
+                        pinHash: try PINHasher.hash("4821"), duressHash: try PINHasher.hash("9173"))
+        let daemon = try setup.start()
+        defer { daemon.kill9() }
+        let base = try daemon.apiBase()
+        _ = try DaemonProcess.request(base + "/api/sos", method: "POST", json: [:])
+        let disarm = try DaemonProcess.request(base + "/api/disarm", method: "POST", json: ["pin": "9173"])
+        #expect(disarm.status == 200, "answered as the right PIN is: \(disarm.text)")
+        let shown = (try DaemonProcess.request(base + "/api/status")).body["workflow"] as? [String: Any]
+        #expect(shown?["state"] as? String == "NO_EMERGENCY" && shown?["alarm"] as? Bool == false, "\(shown ?? [:])")
+        let deadline = Date().addingTimeInterval(20)
+        while RunCommandTests.messages(sink, kind: "duress").isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(!RunCommandTests.messages(sink, kind: "duress").isEmpty, "\(sink.requests.count) requests")
+        #expect(RunCommandTests.messages(sink, kind: "all_clear").isEmpty, "no all clear under duress")
+        let stored = try WorkflowStore(path: setup.databasePath).workflow()
+        #expect(stored.underDuress && stored.state != .noEmergency, "the emergency goes on: \(stored.state)")
     }
 
     /// A daemon with nothing happening (a walk replayed in a loop, a 30 s countdown), for `body`

@@ -366,6 +366,18 @@ import Testing
         #expect(missing.message.contains("No such file or directory"))
     }
 
+    @Test func aDuressPINNeedsThePINAndMustDifferFromIt() throws {
+        let hash = try PINHasher.hash("2468")
+        let duress = try PINHasher.hash("1357")
+        let both = try DaemonConfiguration.parse(text: Self.minimal + "[pin]\nhash = \"\(hash)\"\nduress_hash = \"\(duress)\"\n", path: "d.toml", environment: [:])
+        #expect(both.pin.duressHash.map { PINHasher.verify("1357", against: $0) } == true)
+        let alone = try #require(Self.issue("pin.duress_hash", in: Self.minimal + "[pin]\nduress_hash = \"\(duress)\"\n"))
+        #expect(alone.message.contains("needs the PIN itself"))
+        let same = try #require(Self.issue("pin.duress_hash", in: Self.minimal + "[pin]\nhash = \"\(hash)\"\nduress_hash = \"\(hash)\"\n"))
+        #expect(same.message.contains("another PIN"))
+        #expect(Self.issue("pin.duress_hash", in: Self.minimal + "[pin]\nhash = \"\(hash)\"\nduress_hash = \"1357\"\n")?.message.contains("crypt(5)") == true)
+    }
+
     @Test func aModelFileIsParsedWhole() throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -136,6 +136,44 @@ import Glibc
         #expect(sink.requests.isEmpty, "a sensor fault is not an emergency: nobody is told")
     }
 
+    /// The chip lost while a fall's countdown runs (unplugged, or the bus hung): the fall is not
+    /// withdrawn by the silence nor raised again by the chip's return; the person sees the fault;
+    /// the alert goes once when the countdown ends.
+    @Test(arguments: ["unplug", "hung-bus"]) func aSensorLostDuringTheCountdownLeavesTheFallStanding(fault: String) throws {
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        let sink = try LoopbackHTTPServer(replies: [.init(status: 200)])
+        defer { sink.stop() }
+        // The demo's fall is at 18.2 s of motion; the chip goes at 21 s, for 4 s.
+        try setup.write(replay: "unused", countdown: 20, webhook: sink.url, sensor: """
+            [sensor]
+            source = "simulated"
+            rate_hz = 200
+
+            [sensor.simulated]
+            chip = "lsm6dso"
+            motion = "\(DaemonTestSetup.demo("forward-fall.detrec"))"
+            fault = "\(fault)"
+            fault_at_seconds = 21
+            fault_for_seconds = 4
+            """)
+        let daemon = try setup.start([])
+        defer { daemon.kill9() }
+        let api = try daemon.apiBase()
+        try daemon.waitForEvent("transition", timeout: 60) { $0.contains("to=ALERT_COUNTDOWN") }
+        try daemon.waitForEvent("sensor_fault", timeout: 30)
+        let during = try DaemonProcess.request(api + "/api/status").body
+        #expect((during["sensor"] as? [String: Any])?["fault"] as? Bool == true, "the person sees the fault: \(during)")
+        #expect((during["workflow"] as? [String: Any])?["state"] as? String == "ALERT_COUNTDOWN", "\(during)")
+        try daemon.waitForEvent("sensor_recovered", timeout: 30)
+        try daemon.waitForEvent("transition", timeout: 40) { $0.contains("to=EMERGENCY_SENT") }
+        Thread.sleep(forTimeInterval: 3)
+        let detections = daemon.logLines.filter { DaemonProcess.eventType(of: $0) == "detection" }
+        #expect(detections.count == 1, "the chip's return is not a second fall: \(detections)")
+        #expect(!daemon.logLines.contains { $0.contains("to=NO_EMERGENCY") }, "the silence does not withdraw the fall")
+        #expect(Self.messages(sink, kind: "alert").count == 1, "\(sink.requests.count) requests")
+    }
+
     @Test func aReplayedWalkDeliversNothing() throws {
         let setup = try DaemonTestSetup()
         defer { setup.remove() }

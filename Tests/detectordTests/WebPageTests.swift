@@ -80,16 +80,8 @@ import Glibc
 
     /// A receiver with a 2D fix and a poor HDOP: gpsd reports it, the page shows GPS "Weak".
     static func weakFixLog(in directory: URL) throws -> String {
-        let sentence = GPSFake.sentence
-        var text = ""
-        for second in 0..<20 {
-            let time = String(format: "1200%02d.00", second)
-            text += sentence("GPRMC,\(time),A,3845.000,N,00909.000,W,0.0,0.0,261126,,,A")
-            text += sentence("GPGGA,\(time),3845.000,N,00909.000,W,1,03,9.9,,M,,M,,")
-            text += sentence("GPGSA,A,2,01,02,03,,,,,,,,,,9.9,9.9,1.0")
-        }
         let path = directory.appendingPathComponent("weak-fix.log").path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        try GPSFake.writeStationaryLog(to: path, seconds: 20, fix: "1,03,9.9,,M,,M,,", status: "A,2,01,02,03,,,,,,,,,,9.9,9.9,1.0")
         return path
     }
 

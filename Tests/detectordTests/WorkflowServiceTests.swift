@@ -21,6 +21,15 @@ import Glibc
         return process.terminationStatus
     }
 
+    /// An 8 MiB tmpfs mounted in the setup's folder, for the caller to unmount. Mounting needs
+    /// root (CI runs as root); a machine where it is refused fails here plainly.
+    static func smallDisk(in setup: DaemonTestSetup) throws -> String {
+        let disk = setup.directory.appendingPathComponent("disk").path
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        try #require(try run("/bin/mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", disk]) == 0, "cannot mount a tmpfs at \(disk): run as root")
+        return disk
+    }
+
     /// Writes zeros until the file system says it is full.
     static func fill(_ path: String) {
         let fd = open(path, O_WRONLY | O_CREAT, 0o600)
@@ -32,13 +41,10 @@ import Glibc
         while write(fd, chunk, 1) > 0 {}
     }
 
-    @Test func aFallWhileTheDiskIsFullIsRecordedLateAndItsAlertGoesOutOnce() throws {
+    @Test func aFallAndAnSOSWhileTheDiskIsFullAreRecordedLateAndOneAlertGoesOut() throws {
         let setup = try DaemonTestSetup()
         defer { setup.remove() }
-        let disk = setup.directory.appendingPathComponent("disk").path
-        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
-        // Mounting needs root (CI runs as root); a machine where it is refused fails here plainly.
-        try #require(try Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", disk]) == 0, "cannot mount a tmpfs at \(disk): run as root")
+        let disk = try Self.smallDisk(in: setup)
         defer { _ = try? Self.run("/bin/umount", ["-l", disk]) }
         let sink = try LoopbackHTTPServer(replies: [.init(status: 200)])
         defer { sink.stop() }
@@ -49,15 +55,90 @@ import Glibc
         Self.fill(filler)
         try daemon.waitForEvent("detection", timeout: 90) { $0.contains("kind=fall") }
         try daemon.waitForEvent("error", timeout: 30) { $0.contains("tried again every second") }
+        // The wearer's own SOS meanwhile is taken (202, pending), not refused.
+        let sos = try DaemonProcess.request(try daemon.apiBase() + "/api/sos", method: "POST", json: [:])
+        #expect(sos.status == 202 && sos.body["pending"] as? Bool == true, "\(sos.status) \(sos.text)")
         Thread.sleep(forTimeInterval: 2)
         #expect(daemon.isRunning, "the daemon goes on")
         #expect(sink.requests.isEmpty, "nothing is sent that is not recorded")
         try FileManager.default.removeItem(atPath: filler)
         try daemon.waitForEvent("recorded_late", timeout: 30) { $0.contains("detection_automatic_fall") }
+        try daemon.waitForEvent("recorded_late", timeout: 30) { $0.contains("from=api") }
         try daemon.waitForEvent("transition", timeout: 60) { $0.contains("to=EMERGENCY_SENT") }
         #expect(daemon.waitForExit(timeout: 90), "\(daemon.logLines.suffix(20).joined(separator: "\n"))")
         #expect(RunCommandTests.messages(sink, kind: "alert").count == 1, "\(sink.requests.count) requests")
         let incidents = try WorkflowStore(path: disk + "/detectord.sqlite").incidents()
         #expect(incidents.count == 1 && incidents.first?.sentAt != nil)
+    }
+
+    /// The wall clock stepped under a running daemon (libfaketime in front of the real clock, the
+    /// monotonic clock left alone, as NTP does to a Pi without a real-time clock): an hour forward
+    /// during the countdown must not end it at once, the hour back must not add an hour to it.
+    @Test func aClockSetDuringTheCountdownKeepsItsTimeAndTheAlertGoesOnce() throws {
+        let faketime = "/usr/bin/faketime"
+        try #require(FileManager.default.fileExists(atPath: faketime), "\(faketime) is missing: `make test` installs Debian's faketime")
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        let offset = setup.directory.appendingPathComponent("clock-offset").path
+        func setClock(_ text: String) throws { try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: offset), options: .atomic) }
+        try setClock("+0")
+        let sink = try LoopbackHTTPServer(replies: [.init(status: 200)])
+        defer { sink.stop() }
+        try setup.write(replay: DaemonTestSetup.demo("forward-fall.detrec"), speed: 2, countdown: 20, webhook: sink.url)
+        // The wrapper sets up libfaketime's shared state (preloading the library by hand leaves a
+        // Swift program without its arguments); its FAKETIME is dropped so the file rules the clock.
+        let daemon = try setup.start(launcher: [
+            faketime, "-f", "+0", "/usr/bin/env", "-u", "FAKETIME", "FAKETIME_TIMESTAMP_FILE=\(offset)", "FAKETIME_CACHE_DURATION=1",
+            "FAKETIME_DONT_FAKE_MONOTONIC=1",
+        ])
+        defer { daemon.kill9() }
+        let base = try daemon.apiBase()
+        try daemon.waitForEvent("transition", timeout: 90) { $0.contains("to=ALERT_COUNTDOWN") }
+        let countdownSeen = Date()
+
+        try setClock("+3600")
+        let forward = try daemon.waitForEvent("clock_step", timeout: 10)
+        #expect(abs((DaemonProcess.value("step_s", in: forward).flatMap(Double.init) ?? 0) - 3600) < 2, "\(forward)")
+        let status = try DaemonProcess.request(base + "/api/status")
+        let left = (status.body["workflow"] as? [String: Any])?["countdown_s"] as? Double ?? 0
+        #expect(left > 10, "the countdown keeps its seconds: \(status.text)")
+        #expect(!daemon.logLines.contains { $0.contains("to=EMERGENCY_SENDING") }, "an hour forward does not end the countdown")
+
+        try setClock("+0")
+        let back = try daemon.waitForEvent("clock_step", timeout: 10) { $0.contains("step_s=-") }
+        #expect(abs((DaemonProcess.value("step_s", in: back).flatMap(Double.init) ?? 0) + 3600) < 2, "\(back)")
+        try daemon.waitForEvent("transition", timeout: 30) { $0.contains("to=EMERGENCY_SENT") }
+        let countdown = Date().timeIntervalSince(countdownSeen)
+        #expect(countdown > 15 && countdown < 28, "the countdown lasted \(countdown) s, not an hour more or less")
+        #expect(RunCommandTests.messages(sink, kind: "alert").count == 1, "\(sink.requests.count) requests")
+        let journal = try WorkflowStore(path: setup.databasePath).journal()
+        #expect(journal.filter { $0.type == "clock_step" }.count == 2, "\(journal.map(\.type))")
+    }
+
+    /// A database on a file system that went read-only before the start (an SD card the kernel
+    /// remounted after errors): the daemon still protects the wearer from a copy in memory, says
+    /// so in the log and the status, and the fall's alert goes out once.
+    @Test func aReadOnlyDatabaseStillProtectsAndSaysSo() throws {
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        let disk = try Self.smallDisk(in: setup)
+        defer { _ = try? Self.run("/bin/umount", ["-l", disk]) }
+        let database = disk + "/detectord.sqlite"
+        try WorkflowStore(path: database).saveContact(Contact(name: "Set up earlier", phone: "+351917777777", channel: "webhook"))
+        try #require(try Self.run("/bin/mount", ["-o", "remount,ro", disk]) == 0, "cannot remount \(disk) read-only")
+        let sink = try LoopbackHTTPServer(replies: [.init(status: 200)])
+        defer { sink.stop() }
+        try setup.write(replay: DaemonTestSetup.demo("forward-fall.detrec"), speed: 2, contacts: nil, webhook: sink.url)
+        let daemon = try setup.start(["--db", database])
+        defer { daemon.kill9() }
+        let storage = try daemon.waitForEvent("storage", timeout: 30)
+        #expect(storage.contains("running from a copy in memory"), "\(storage)")
+        let status = try DaemonProcess.request(try daemon.apiBase() + "/api/status").body
+        let reported = status["storage"] as? [String: Any]
+        #expect(reported?["durable"] as? Bool == false && (reported?["problem"] as? String)?.contains(database) == true, "\(status)")
+        try daemon.waitForEvent("transition", timeout: 90) { $0.contains("to=EMERGENCY_SENT") }
+        let alerts = RunCommandTests.messages(sink, kind: "alert")
+        #expect(alerts.count == 1, "the contact the file held is told, once: \(sink.requests.count) requests")
+        #expect(alerts.first?.1["recipient"] as? String == "+351917777777", "\(alerts.first?.1 ?? [:])")
     }
 }

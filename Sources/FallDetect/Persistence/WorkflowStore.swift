@@ -11,10 +11,13 @@ import GRDB
 /// commit, each with an idempotency key, so a restart retries them without inventing new ones.
 public final class WorkflowStore: Sendable {
     public let path: String
+    /// False for `inMemoryCopy(of:)`: what happens now is forgotten when the process ends.
+    public let isDurable: Bool
     private let database: DatabaseQueue
 
     public init(path: String) throws {
         self.path = path
+        isDurable = true
         do {
             var configuration = Configuration()
             configuration.busyMode = .timeout(5)
@@ -24,6 +27,34 @@ public final class WorkflowStore: Sendable {
             try Self.migrator.migrate(database)
         } catch {
             throw FallDetectError(.io, "cannot open the workflow database: \(error)", path: path)
+        }
+    }
+
+    private init(path: String, memory: DatabaseQueue) {
+        self.path = path
+        isDurable = false
+        database = memory
+    }
+
+    /// What the file at `path` holds (person, contacts, PIN, the state and the outbox), copied
+    /// into memory, for a database that cannot be written (a read-only file system, a file the
+    /// service may not write): the device goes on protecting its wearer, and forgets what happens
+    /// now when it stops. A file that cannot even be read gives an empty store.
+    public static func inMemoryCopy(of path: String) throws -> WorkflowStore {
+        do {
+            let memory = try DatabaseQueue()
+            var configuration = Configuration()
+            configuration.readonly = true
+            // Read-only with its WAL when that can be read; else the file alone, as it is (a
+            // read-only file system without the WAL's shared memory file).
+            for source in [path, "file:\(path)?immutable=1"] where FileManager.default.isReadableFile(atPath: path) {
+                guard let file = try? DatabaseQueue(path: source, configuration: configuration), (try? file.backup(to: memory)) != nil else { continue }
+                break
+            }
+            try migrator.migrate(memory)
+            return WorkflowStore(path: path, memory: memory)
+        } catch {
+            throw FallDetectError(.io, "cannot copy the workflow database into memory: \(error)", path: path)
         }
     }
 

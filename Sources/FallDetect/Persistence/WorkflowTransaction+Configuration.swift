@@ -1,17 +1,21 @@
 extension WorkflowTransaction {
     /// Makes the stored person, contacts and PIN what the daemon's configuration file says, for
-    /// each it gives (nil leaves the page's set-up as it is). The file is root's to edit, so it
+    /// each it gives (nil leaves the page's set-up as it is). A file that gives the PIN decides
+    /// the duress PIN too: there is one exactly when the file has it. The file is root's to edit, so it
     /// needs no PIN (the page's changes do); a person who changed is protected under the new
     /// details, and an emergency in progress is never touched.
     public func adopt(
-        person: ProtectedPerson?, contacts: [Contact]?, pinHash: String?, settings: WorkflowSettings,
+        person: ProtectedPerson?, contacts: [Contact]?, pinHash: String?, duressHash: String? = nil, settings: WorkflowSettings,
         gnssConfigured: Bool, at now: Int64
     ) throws -> [WorkflowAction] {
         if let contacts {
             try db.execute(sql: "DELETE FROM contact")
             for contact in contacts { try upsert(contact) }
         }
-        if let pinHash { try setSetting("pinHash", pinHash) }
+        if let pinHash {
+            try setSetting("pinHash", pinHash)
+            if let duressHash { try setSetting("duressHash", duressHash) } else { try db.execute(sql: "DELETE FROM setting WHERE key = 'duressHash'") }
+        }
         var machine = try workflow()
         if machine.settings != settings {
             machine.settings = settings

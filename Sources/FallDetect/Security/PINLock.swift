@@ -18,6 +18,11 @@ public struct PINLock: Sendable, Equatable, Codable {
         case lockedOut(seconds: Double)
     }
 
+    /// Moves a lockout's end by a step of the wall clock: it lasts what it had left.
+    public mutating func shiftLockout(by step: Int64) {
+        lockedUntil = lockedUntil.map { $0 &+ step }
+    }
+
     /// Checks `pin` against the PIN hash and the optional duress hash at wall time `now` (ns).
     public mutating func check(_ pin: String, pinHash: String, duressHash: String?, at now: Int64) -> Outcome {
         if let until = lockedUntil, now < until {

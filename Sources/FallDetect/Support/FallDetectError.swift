@@ -28,6 +28,8 @@ public struct FallDetectError: Error, Sendable, Equatable, CustomStringConvertib
         public static let invalidArgument = Code(rawValue: "invalid-argument")
         /// Nothing usable was found where data was expected.
         public static let noData = Code(rawValue: "no-data")
+        /// Taken but not yet done: kept and tried again (an SOS while the disk is full).
+        public static let deferred = Code(rawValue: "deferred")
 
         public var description: String { rawValue }
     }

@@ -72,6 +72,17 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
         nextKeychainRepeat.map { max(0, Double($0 - now) / 1e9) }
     }
 
+    /// Moves every pending deadline by a step of the wall clock, so the countdown, the time to
+    /// EMERGENCY_SENDING_FAILED, tracking and the keychain's repeats keep what they had left.
+    public mutating func shiftPendingTimes(by step: Int64) {
+        func shifted(_ time: Int64?) -> Int64? { time.map { $0 &+ step } }
+        countdownDeadline = shifted(countdownDeadline)
+        sendingStarted = shifted(sendingStarted)
+        trackingUntil = shifted(trackingUntil)
+        lastLocationSent = shifted(lastLocationSent)
+        nextKeychainRepeat = shifted(nextKeychainRepeat)
+    }
+
     public mutating func handle(_ input: WorkflowInput, at now: Int64) -> [WorkflowAction] {
         switch input {
         case .startProtection(let who, let gnssConfigured, let hasFix):

@@ -23,7 +23,8 @@ struct AccessGuard: RouterMiddleware {
             return Self.problem(.forbidden, "cross-site request refused (Origin \(origin))")
         }
         if context.isLoopback || open.contains(request.uri.path) { return try await next(request, context) }
-        let now = WorkflowService.utcNow()
+        // Sessions live in memory on the monotonic clock: setting the wall clock does not end them.
+        let now = MonotonicTime.nowNanoseconds()
         if let session = Self.cookie(LoginTokens.cookieName, in: request.headers[.cookie]), tokens.isValid(session: session, at: now) {
             return try await next(request, context)
         }

@@ -16,7 +16,7 @@ final class LoginTokens: Sendable {
     static let sessionLifetime: Int64 = 7 * 24 * 3600 * 1_000_000_000
 
     private let store: WorkflowStore
-    /// Session → (expiry, the hash of the token that opened it).
+    /// Session → (expiry on the monotonic clock, the hash of the token that opened it).
     private let sessions = Mutex<[String: (until: Int64, token: String)]>([:])
 
     init(store: WorkflowStore) {

@@ -3,7 +3,8 @@ import Synchronization
 /// At most `burst` wrong PIN (or login token) tries per client in any `window`; further tries are
 /// refused before any PIN is checked. The workflow's lockout counts wrong tries for everyone
 /// across restarts; this keeps one client from spending the daemon's time on slow yescrypt
-/// checks, and answers it with how long to wait.
+/// checks, and answers it with how long to wait. Times are monotonic (`MonotonicTime`): a wall
+/// clock set back an hour must not lock a client out for that hour.
 final class PINRateLimiter: Sendable {
     let burst: Int
     let window: Int64

@@ -18,7 +18,7 @@ struct CtlCommand: AsyncParsableCommand {
             on the keychain), press [single|double|triple] (presses a simulated keychain), and token (a new \
             login token for the page from other machines, shown once; the old one and its sessions stop \
             working; written to the database of --config, so it needs no API). Exit status 0 \
-            when the daemon did it, 3 when it needs the PIN, 1 when it does not apply now or the daemon cannot be reached.
+            when the daemon did it (or took it and retries: an SOS a full disk could not record yet), 3 when it needs the PIN, 1 when it does not apply now or the daemon cannot be reached.
             """)
 
     @Argument(help: ArgumentHelp("What to do.", valueName: "action"))
@@ -71,7 +71,7 @@ struct CtlCommand: AsyncParsableCommand {
             let (data, status) = try await Self.send(request)
             Terminal.standardOutput.write(Self.pretty(data))
             switch status {
-            case 200: return
+            case 200, 202: return
             case 403: throw ExitCode(3)
             default: throw ExitCode(1)
             }

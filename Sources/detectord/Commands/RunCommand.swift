@@ -102,7 +102,7 @@ struct RunCommand: AsyncParsableCommand {
             // source; only `auto` leaves a frame for the pipeline to estimate.
             axes: settings.sensor.source.name != "replay" && settings.sensor.axes == .auto ? .auto : .fixed(.identity), gnss: gnss,
             workflowSettings: settings.workflow.settings, demo: settings.workflow.demo, person: settings.person?.person,
-            contacts: settings.contacts?.map(\.contact), pinHash: settings.pin.hash, channels: channels, keychainSettings: settings.keychain,
+            contacts: settings.contacts?.map(\.contact), pinHash: settings.pin.hash, duressHash: settings.pin.duressHash, channels: channels, keychainSettings: settings.keychain,
             databasePath: db ?? settings.storage.database, positionRetention: settings.storage.positionRetentionHours * 3600,
             apiHost: api.host, apiPort: api.port,
             tls: api.certificate.flatMap { certificate in api.key.map { DaemonPlan.TLSFiles(certificate: certificate, key: $0) } },

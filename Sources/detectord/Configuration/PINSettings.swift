@@ -2,31 +2,54 @@ import FallDetect
 import Foundation
 
 /// `[pin]`: the PIN that disarms an alarm, as a `PINHasher` hash (crypt(5) form, `$y$...`), never
-/// the PIN itself. Optional: without it the device uses the PIN in its database, if any.
+/// the PIN itself, and optionally a duress PIN: given under coercion, it looks exactly like the
+/// PIN to whoever watches (the alarm stops, the page shows all well) while the emergency goes on
+/// and the contacts are told. Optional: without it the device uses the PIN in its database, if any.
 struct PINSettings: Sendable, Equatable {
     /// nil when the file sets no PIN.
     var hash: String?
+    /// nil when the file sets no duress PIN.
+    var duressHash: String?
 
-    static let keys = ["hash_file", "hash"]
+    static let keys = ["hash_file", "hash", "duress_hash_file", "duress_hash"]
 
-    init(hash: String? = nil) {
+    init(hash: String? = nil, duressHash: String? = nil) {
         self.hash = hash
+        self.duressHash = duressHash
     }
 
-    /// Reads `hash_file` (one line) or `hash`, not both, and checks the hash's form. The hash is
-    /// not printed in messages: it is not the PIN, but a four-digit PIN falls to a guess per value.
+    /// Reads each hash from its `…_file` (one line) or inline key, not both, and checks its form.
+    /// Hashes are not printed in messages: they are not the PIN, but a four-digit PIN falls to a
+    /// guess per value.
     init?(_ table: ConfigurationTable) {
         table.rejectUnknownKeys(known: Self.keys)
-        let file = table.path("hash_file")
-        let inline = table.string("hash")
+        guard case .some(let hash) = Self.hash(in: table, file: "hash_file", inline: "hash"),
+              case .some(let duress) = Self.hash(in: table, file: "duress_hash_file", inline: "duress_hash")
+        else { return nil }
+        if duress != nil, hash == nil {
+            table.context.report(table.field(table.contains("duress_hash") ? "duress_hash" : "duress_hash_file"), "a duress PIN needs the PIN itself (hash or hash_file)")
+            return nil
+        }
+        if let duress, duress == hash {
+            table.context.report(table.field(table.contains("duress_hash") ? "duress_hash" : "duress_hash_file"), "is the PIN's own hash; the duress PIN must be another PIN")
+            return nil
+        }
+        self.hash = hash
+        duressHash = duress
+    }
+
+    /// `.some(nil)` when neither key is there, `nil` after reporting a problem.
+    private static func hash(in table: ConfigurationTable, file fileKey: String, inline inlineKey: String) -> String?? {
+        let file = table.path(fileKey)
+        let inline = table.string(inlineKey)
         if file != nil, inline != nil {
-            table.context.report(table.field("hash"), "give hash_file or hash, not both", at: .key)
+            table.context.report(table.field(inlineKey), "give \(fileKey) or \(inlineKey), not both", at: .key)
             return nil
         }
         var hash = inline
-        var field = table.field("hash")
+        var field = table.field(inlineKey)
         if let file {
-            field = table.field("hash_file")
+            field = table.field(fileKey)
             do {
                 hash = String(decoding: try ReferencedFile.read(file), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             } catch {
@@ -34,11 +57,11 @@ struct PINSettings: Sendable, Equatable {
                 return nil
             }
         }
-        if let hash, !Self.isCryptHash(hash) {
+        if let hash, !isCryptHash(hash) {
             table.context.report(field, "is not a PIN hash in crypt(5) form such as $y$j9T$...; make one with `mkpasswd -m yescrypt`")
             return nil
         }
-        self.hash = hash
+        return .some(hash)
     }
 
     /// `$id$...$...`: a method, a salt and a hash separated by `$`, printable ASCII only.

@@ -39,10 +39,10 @@ struct APIRoutes: Sendable {
             if let refusal = Self.refusal(request) { return refusal }
             guard let tokens else { return try Self.problem(.notFound, "no login on this device") }
             let client = context.remoteAddress?.ipAddress ?? "unknown"
-            if let wait = limiter.admit("login " + client, at: WorkflowService.utcNow()) { return try Self.tooManyTries(wait: wait) }
+            if let wait = limiter.admit("login " + client, at: MonotonicTime.nowNanoseconds()) { return try Self.tooManyTries(wait: wait) }
             let body = try await Self.body(request)
-            guard let token = body["token"] as? String, let session = tokens.login(token: token, at: WorkflowService.utcNow()) else {
-                limiter.failed("login " + client, at: WorkflowService.utcNow())
+            guard let token = APIRequestFields.loginToken(body), let session = tokens.login(token: token, at: MonotonicTime.nowNanoseconds()) else {
+                limiter.failed("login " + client, at: MonotonicTime.nowNanoseconds())
                 return try Self.problem(.unauthorized, "wrong token")
             }
             var response = try Self.json(["ok": true])
@@ -74,28 +74,26 @@ struct APIRoutes: Sendable {
         router.post("/api/survey") { request, _ in
             if let refusal = Self.refusal(request) { return refusal }
             let body = try await Self.body(request)
-            guard let text = body["answer"] as? String, let answer = SurveyAnswer(rawValue: text) else {
-                return try Self.problem(.badRequest, "answer must be one of \(SurveyAnswer.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
+            let answer: SurveyAnswer
+            do throws(FallDetectError) { answer = try APIRequestFields.survey(body) } catch { return try Self.problem(.badRequest, error.message) }
             return try Self.answer(await workflow.apply(.survey(answer), origin: "api"))
         }
         router.post("/api/disarm") { request, context in
             if let refusal = Self.refusal(request) { return refusal }
             let client = context.remoteAddress?.ipAddress ?? "unknown"
-            if let wait = limiter.admit(client, at: WorkflowService.utcNow()) { return try Self.tooManyTries(wait: wait) }
+            if let wait = limiter.admit(client, at: MonotonicTime.nowNanoseconds()) { return try Self.tooManyTries(wait: wait) }
             let body = try await Self.body(request)
-            guard let pin = body["pin"] as? String, !pin.isEmpty, pin.count <= 32 else {
-                return try Self.problem(.badRequest, "give the PIN as {\"pin\": \"1234\"}")
-            }
+            let pin: String
+            do throws(FallDetectError) { pin = try APIRequestFields.disarmPIN(body) } catch { return try Self.problem(.badRequest, error.message) }
             let result = await workflow.disarm(pin: pin)
-            if case .success(let actions) = result, actions.contains(.ignored("wrong PIN")) { limiter.failed(client, at: WorkflowService.utcNow()) }
+            if case .success(let actions) = result, actions.contains(.ignored("wrong PIN")) { limiter.failed(client, at: MonotonicTime.nowNanoseconds()) }
             return try Self.answer(result)
         }
         router.post("/api/keychain/beep") { request, _ in
             if let refusal = Self.refusal(request) { return refusal }
             let body = try await Self.body(request)
-            let seconds = (body["seconds"] as? Double) ?? 2
-            guard (0.1...30).contains(seconds) else { return try Self.problem(.badRequest, "seconds must be from 0.1 to 30") }
+            let seconds: Double
+            do throws(FallDetectError) { seconds = try APIRequestFields.beepSeconds(body) } catch { return try Self.problem(.badRequest, error.message) }
             guard keychain?.testBeep(seconds: seconds) == true else { return try Self.problem(.conflict, "no keychain is paired") }
             return try Self.json(["ok": true, "beeping_s": seconds])
         }
@@ -108,9 +106,8 @@ struct APIRoutes: Sendable {
         router.post("/api/keychain/press") { request, _ in
             if let refusal = Self.refusal(request) { return refusal }
             let body = try await Self.body(request)
-            guard let pattern = KeychainPress(rawValue: body["pattern"] as? String ?? "single") else {
-                return try Self.problem(.badRequest, "pattern must be one of \(KeychainPress.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
+            let pattern: KeychainPress
+            do throws(FallDetectError) { pattern = try APIRequestFields.pressPattern(body) } catch { return try Self.problem(.badRequest, error.message) }
             guard pressSimulatedKeychain?(pattern) == true else {
                 return try Self.problem(.conflict, "only a simulated keychain can be pressed from here ([keychain] kind = \"simulated\")")
             }
@@ -119,10 +116,9 @@ struct APIRoutes: Sendable {
         router.post("/api/keychain/simulate") { request, _ in
             if let refusal = Self.refusal(request) { return refusal }
             let body = try await Self.body(request)
-            let inRange = body["in_range"] as? Bool
-            let battery = body["battery"] as? Int
-            if let battery, !(0...100).contains(battery) { return try Self.problem(.badRequest, "battery must be from 0 to 100") }
-            guard simulateKeychain?(inRange, battery) == true else {
+            let wanted: (inRange: Bool?, battery: Int?)
+            do throws(FallDetectError) { wanted = try APIRequestFields.keychainSimulation(body) } catch { return try Self.problem(.badRequest, error.message) }
+            guard simulateKeychain?(wanted.inRange, wanted.battery) == true else {
                 return try Self.problem(.conflict, "only a simulated keychain can be moved from here ([keychain] kind = \"simulated\")")
             }
             return try Self.json(["ok": true])
@@ -162,18 +158,18 @@ struct APIRoutes: Sendable {
 
     /// Refuses a state-changing request a browser could have sent from another site.
     static func refusal(_ request: Request) -> Response? {
-        let type = request.headers[.contentType]?.lowercased() ?? ""
-        guard type.hasPrefix("application/json") else {
-            return try? problem(.unsupportedMediaType, "send actions as application/json")
-        }
-        return nil
+        isJSON(request) ? nil : try? problem(.unsupportedMediaType, notJSON)
     }
+
+    private static func isJSON(_ request: Request) -> Bool {
+        (request.headers[.contentType]?.lowercased() ?? "").hasPrefix("application/json")
+    }
+
+    private static let notJSON = "send actions as application/json"
 
     static func body(_ request: Request) async throws -> [String: Any] {
         // The media type first: a body another site's form could send is not even read.
-        guard (request.headers[.contentType]?.lowercased() ?? "").hasPrefix("application/json") else {
-            throw HTTPError(.unsupportedMediaType, message: "send actions as application/json")
-        }
+        guard isJSON(request) else { throw HTTPError(.unsupportedMediaType, message: notJSON) }
         let buffer = try await request.body.collect(upTo: maximumBodyBytes)
         guard let object = object(Data(buffer.readableBytesView)) else {
             throw HTTPError(.badRequest, message: "the body is not a JSON object")
@@ -193,6 +189,9 @@ struct APIRoutes: Sendable {
     /// The workflow's answer: what it did, or why not (PIN required, ignored, locked out).
     static func answer(_ result: Result<[WorkflowAction], FallDetectError>) throws -> Response {
         switch result {
+        case .failure(let error) where error.code == .deferred:
+            // 202: taken, not yet recorded; the daemon keeps it and tries again.
+            return try json(["ok": true, "pending": true, "pin_required": false, "transitions": [], "notes": [error.message]], status: .accepted)
         case .failure(let error):
             return try problem(error.code == .invalidArgument ? .badRequest : .internalServerError, error.message)
         case .success(let actions):

@@ -19,13 +19,16 @@ struct Daemon {
         let notifier = SystemdNotifier()
         let hub = EventHub(logger: logger)
         let metrics = DaemonMetrics()
-        let store = try WorkflowStore(path: plan.databasePath)
+        let (store, storageProblem) = try Self.openStore(plan.databasePath)
         let startedAt = WorkflowService.utcNow()
+        if let storageProblem {
+            hub.publish(DaemonEvent("storage", at: startedAt, severity: .error, [("message", .string(storageProblem))]))
+        }
 
         // The configuration file is the authority on who is protected and who is told.
         let adopted = try store.transaction { tx in
             try tx.adopt(
-                person: plan.person, contacts: plan.contacts, pinHash: plan.pinHash, settings: plan.workflowSettings,
+                person: plan.person, contacts: plan.contacts, pinHash: plan.pinHash, duressHash: plan.duressHash, settings: plan.workflowSettings,
                 gnssConfigured: { if case .none = plan.gnss { false } else { true } }(), at: startedAt)
         }
 
@@ -48,7 +51,7 @@ struct Daemon {
         let status = DaemonStatus(
             store: store, sensorSummary: plan.source.summary, nominalRate: plan.source.sampleRate, profile: profile.name,
             gnssSummary: plan.gnss.summary, sensorCondition: { [source = plan.source] in source.condition },
-            channelSignal: { [channels = plan.channels] in (channels[$0] as? GSMModemChannel)?.signalDBm })
+            channelSignal: { [channels = plan.channels] in (channels[$0] as? GSMModemChannel)?.signalDBm }, storageProblem: storageProblem)
         let detectorSwitch = DetectorSwitch(profile: profile.name, sensitivity: sensitivity, onChange: { status.setProfile($0) }, make: makePipeline)
 
         let dispatcher = DispatchService(store: store, channels: plan.channels, isTest: false, deviceID: Self.deviceID(), hub: hub, metrics: metrics)
@@ -253,6 +256,19 @@ struct Daemon {
             [("samples", .int(Int(live.samples))), ("dropped", .int(Int(live.dropped))), ("detections", .int(live.detections)),
              ("state", .string((try? store.workflow().state.rawValue) ?? "unknown"))]))
         hub.finish()
+    }
+
+    /// The workflow's database; when it cannot be written (a file system gone read-only, a file
+    /// the service user may not write), a copy in memory and why: a device that refused to start
+    /// would protect nobody, so it runs, says so in the log, the status and the page, and
+    /// forgets what happens now when it stops.
+    static func openStore(_ path: String) throws -> (WorkflowStore, String?) {
+        do {
+            return (try WorkflowStore(path: path), nil)
+        } catch {
+            let copy = try WorkflowStore.inMemoryCopy(of: path)
+            return (copy, "\(error); running from a copy in memory: alerts still go out, but what happens now is forgotten at the next stop. Make the database writable and restart the daemon")
+        }
     }
 
     /// Stands in the payload's device_id: the machine's id where systemd keeps one.

@@ -27,6 +27,7 @@ struct DaemonPlan: Sendable {
     /// nil: the page manages them.
     var contacts: [Contact]?
     var pinHash: String?
+    var duressHash: String?
     var channels: [String: any AlertChannel]
     /// `[keychain]`: the Bluetooth LE panic button, made from its binding in the database.
     var keychainSettings = KeychainSettings()

@@ -6,6 +6,8 @@ import Synchronization
 /// workflow from its database, the detector's counters, the GNSS receiver's health.
 final class DaemonStatus: Sendable {
     let store: WorkflowStore
+    /// Why the database could not be written at start, when the workflow runs from memory.
+    let storageProblem: String?
     let sensorSummary: String
     let nominalRate: Double
     /// The running profile's name (the page may switch it).
@@ -24,9 +26,10 @@ final class DaemonStatus: Sendable {
 
     init(store: WorkflowStore, sensorSummary: String, nominalRate: Double, profile: String, gnssSummary: String,
          sensorCondition: @escaping @Sendable () -> SensorCondition? = { nil },
-         channelSignal: @escaping @Sendable (String) -> Int? = { _ in nil }) {
+         channelSignal: @escaping @Sendable (String) -> Int? = { _ in nil }, storageProblem: String? = nil) {
         self.channelSignal = channelSignal
         self.store = store
+        self.storageProblem = storageProblem
         self.sensorCondition = sensorCondition
         self.sensorSummary = sensorSummary
         self.nominalRate = nominalRate
@@ -114,6 +117,7 @@ final class DaemonStatus: Sendable {
             "contact_list": contacts.map { ["name": $0.name, "phone": Self.masked($0.phone.e164), "channel": $0.channel] },
             "channels": channels,
             "outbox_waiting": try store.waiting().count,
+            "storage": ["database": store.path, "durable": store.isDurable, "problem": storageProblem ?? NSNull()] as [String: Any],
             "uptime_s": Self.tenths(Double(now - startedAt) / 1e9),
         ]
     }

@@ -48,56 +48,35 @@ struct SetupRoutes: Sendable {
             if fileManaged.person { return try APIRoutes.problem(.conflict, "the wearer is set in the configuration file; change it there") }
             let body = try await APIRoutes.body(request)
             let person: ProtectedPerson
-            do {
-                person = try ProtectedPerson(
-                    fullName: (body["name"] as? String ?? "").trimmingCharacters(in: .whitespaces), phone: body["phone"] as? String ?? "",
-                    country: (body["country"] as? String ?? "").uppercased())
-            } catch { return try field(error) }
+            do throws(FallDetectError) { person = try APIRequestFields.person(body) } catch { return try field(error) }
             return try await guarded(request, context, .person(person, gnssConfigured: gnssConfigured), body: body)
         }
         router.post("/api/setup/pin") { request, context in
             if fileManaged.pin { return try APIRoutes.problem(.conflict, "the PIN is set in the configuration file ([pin]); change it there") }
             let body = try await APIRoutes.body(request)
-            let new = body["new_pin"] as? String ?? ""
-            do throws(FallDetectError) { try PINHasher.validate(new) } catch { return try field(error, "new_pin") }
-            guard body["confirm"] as? String == new else {
-                return try APIRoutes.json(["ok": false, "error": "the two PINs differ", "field": "confirm"], status: .badRequest)
-            }
+            let new: String
+            do throws(FallDetectError) { new = try APIRequestFields.newPIN(body) } catch { return try field(error) }
             return try await guarded(request, context, .pin(new), body: body)
         }
         router.post("/api/setup/contact") { request, context in
             if fileManaged.contacts { return try APIRoutes.problem(.conflict, "the contacts are set in the configuration file; change them there") }
             let body = try await APIRoutes.body(request)
-            let channel = body["channel"] as? String ?? contactChannels[0]
-            guard contactChannels.contains(channel) else {
-                return try APIRoutes.json(["ok": false, "error": "channel must be one of \(contactChannels.joined(separator: ", "))", "field": "channel"], status: .badRequest)
-            }
-            let contact: Contact
-            do {
-                contact = try Contact(name: (body["name"] as? String ?? "").trimmingCharacters(in: .whitespaces), phone: body["phone"] as? String ?? "", channel: channel)
-            } catch { return try field(error) }
-            var replacing: PhoneNumber?
-            if let text = body["replacing"] as? String {
-                guard let number = PhoneNumber(text) else { return try APIRoutes.json(["ok": false, "error": "not an E.164 number", "field": "replacing"], status: .badRequest) }
-                replacing = number
-            }
-            return try await guarded(request, context, .saveContact(contact, replacing: replacing, limit: Self.contactLimit), body: body)
+            let given: (contact: Contact, replacing: PhoneNumber?)
+            do throws(FallDetectError) { given = try APIRequestFields.contact(body, channels: contactChannels) } catch { return try field(error) }
+            return try await guarded(request, context, .saveContact(given.contact, replacing: given.replacing, limit: Self.contactLimit), body: body)
         }
         router.post("/api/setup/contact/delete") { request, context in
             if fileManaged.contacts { return try APIRoutes.problem(.conflict, "the contacts are set in the configuration file; change them there") }
             let body = try await APIRoutes.body(request)
-            guard let phone = (body["phone"] as? String).flatMap(PhoneNumber.init) else {
-                return try APIRoutes.json(["ok": false, "error": "give the contact's number as {\"phone\": \"+351913333333\"}", "field": "phone"], status: .badRequest)
-            }
+            let phone: PhoneNumber
+            do throws(FallDetectError) { phone = try APIRequestFields.contactToDelete(body) } catch { return try field(error) }
             return try await guarded(request, context, .removeContact(phone), body: body)
         }
         router.post("/api/setup/detector") { request, context in
             if fileManaged.detector { return try APIRoutes.problem(.conflict, "the profile is set in the configuration file ([detector] profile); change it there") }
             let body = try await APIRoutes.body(request)
             let choice: DetectorChoice
-            do throws(FallDetectError) {
-                choice = try DetectorChoice(profile: body["profile"] as? String ?? "", sensitivity: body["sensitivity"] as? String ?? "standard")
-            } catch { return try field(error) }
+            do throws(FallDetectError) { choice = try APIRequestFields.detector(body) } catch { return try field(error) }
             return try await guarded(request, context, .detector(choice), body: body) { _ in
                 detector.apply(choice)
                 return try APIRoutes.json(["ok": true, "profile": choice.profile, "sensitivity": choice.sensitivity])
@@ -113,8 +92,8 @@ struct SetupRoutes: Sendable {
             if let refusal = APIRoutes.refusal(request) { return refusal }
             guard let pairingRadio else { return try APIRoutes.problem(.conflict, "no [keychain] is configured") }
             let body = try await APIRoutes.body(request)
-            let seconds = (body["seconds"] as? Double) ?? 5
-            guard (1...30).contains(seconds) else { return try APIRoutes.problem(.badRequest, "seconds must be from 1 to 30") }
+            let seconds: Double
+            do throws(FallDetectError) { seconds = try APIRequestFields.scanSeconds(body) } catch { return try APIRoutes.problem(.badRequest, error.message) }
             let found: [KeychainCandidate]
             do throws(KeychainPairingError) {
                 found = try await KeychainPairing(radio: pairingRadio(), profile: keychainProfile).scan(seconds: seconds)
@@ -131,14 +110,10 @@ struct SetupRoutes: Sendable {
         router.post("/api/keychain/pair") { request, context in
             guard let pairingRadio else { return try APIRoutes.problem(.conflict, "no [keychain] is configured") }
             let body = try await APIRoutes.body(request)
-            guard let address = (body["address"] as? String).flatMap(BluetoothAddress.init) else {
-                return try APIRoutes.json(["ok": false, "error": "give the keychain's address as AA:BB:CC:DD:EE:FF", "field": "address"], status: .badRequest)
-            }
-            let type = BluetoothAddressType(rawValue: body["address_type"] as? String ?? "public") ?? .public
-            let candidate = KeychainCandidate(address: address, addressType: type, name: body["name"] as? String ?? "keychain", rssi: nil)
-            let confirmWithin = (body["confirm_seconds"] as? Double).map { min(max($0, 3), 60) } ?? 30
+            let wanted: (candidate: KeychainCandidate, confirmWithin: Double)
+            do throws(FallDetectError) { wanted = try APIRequestFields.pairing(body) } catch { return try field(error) }
             return try await guarded(request, context, .unlock, body: body) { _ in
-                try await pair(candidate, radio: pairingRadio(), confirmWithin: confirmWithin)
+                try await pair(wanted.candidate, radio: pairingRadio(), confirmWithin: wanted.confirmWithin)
             }
         }
         router.get("/api/incidents") { _, _ in
@@ -159,7 +134,7 @@ struct SetupRoutes: Sendable {
         let pin = body["pin"] as? String
         let client = context.remoteAddress?.ipAddress ?? "unknown"
         if pin != nil {
-            if let wait = limiter.admit(client, at: WorkflowService.utcNow()) { return try APIRoutes.tooManyTries(wait: wait) }
+            if let wait = limiter.admit(client, at: MonotonicTime.nowNanoseconds()) { return try APIRoutes.tooManyTries(wait: wait) }
         }
         switch await workflow.setUp(change, pin: pin) {
         case .failure(let error):
@@ -167,7 +142,7 @@ struct SetupRoutes: Sendable {
         case .success(.pinNeeded):
             return try APIRoutes.json(["ok": false, "pin_required": true, "error": "enter the PIN", "field": "pin"], status: .forbidden)
         case .success(.wrongPIN):
-            limiter.failed(client, at: WorkflowService.utcNow())
+            limiter.failed(client, at: MonotonicTime.nowNanoseconds())
             return try APIRoutes.json(["ok": false, "error": "wrong PIN", "field": "pin"], status: .forbidden)
         case .success(.lockedOut(let seconds)):
             let left = Int(seconds.rounded(.up))
@@ -257,10 +232,10 @@ struct SetupRoutes: Sendable {
     }
 
     /// A refused value: 400 with the field the page marks.
-    private func field(_ error: any Error, _ name: String? = nil) throws -> Response {
+    private func field(_ error: any Error) throws -> Response {
         let e = error as? FallDetectError
         return try APIRoutes.json(
-            ["ok": false, "error": e?.message ?? "\(error)", "field": name ?? e?.field ?? NSNull()],
+            ["ok": false, "error": e?.message ?? "\(error)", "field": e?.field ?? NSNull()],
             status: e?.code == .io ? .internalServerError : .badRequest)
     }
 }

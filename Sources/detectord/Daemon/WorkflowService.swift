@@ -31,6 +31,11 @@ final class WorkflowService: Service {
     /// Detections and SOS the store could not record (disk full, a read-only database): kept in
     /// memory, in order, and tried again every tick, so an emergency is late rather than lost.
     private let unrecorded = Mutex<[(input: WorkflowInput, origin: String)]>([])
+    /// When positions are next pruned: once a minute is enough for a retention of an hour or
+    /// more, and spares the 1 s tick a DELETE.
+    private let nextPrune = Mutex<Int64>(0)
+    /// Notices the wall clock being set, so the pending deadlines can move with it.
+    private let clock = Mutex(WallClockWatch())
     /// Press-to-decision times of keychain presses, for `bench --keychain` and the metrics.
     let pressLatencies = PressLatencies()
 
@@ -113,6 +118,8 @@ final class WorkflowService: Service {
 
     private func handle(_ command: WorkflowCommand) {
         let now = Self.utcNow()
+        // Before anything is timed by the new clock: a deadline set after the step is already right.
+        if let step = clock.withLock({ $0.step(wall: now, monotonic: MonotonicTime.nowNanoseconds()) }) { clockStepped(by: step, at: now) }
         switch command {
         case .input(let input, let origin, let reply):
             let result = attempt { tx in try tx.apply(input, at: now) }
@@ -128,6 +135,9 @@ final class WorkflowService: Service {
                 if kept { unrecorded.withLock { $0.append((input, origin)) } }
                 let message = error.description + (kept ? "; kept in memory and tried again every second" : "")
                 hub.publish(DaemonEvent("error", at: now, severity: .error, [("message", .string(message))]))
+                // Whoever asked (the page's SOS) learns it is taken and will happen, not that it failed.
+                reply?(kept ? .failure(FallDetectError(.deferred, message, path: error.path)) : result)
+                return
             }
             reply?(result)
         case .disarm(let pin, let reply):
@@ -203,7 +213,7 @@ final class WorkflowService: Service {
             let after = notWornMessageAfter
             let faultAfter = sensorFaultMessageAfter
             let lostAfter = keychainLostMessageAfter
-            let retention = positionRetention
+            let retention = positionRetention.flatMap { pruneIsDue(at: now) ? $0 : nil }
             let result = attempt { tx in
                 var actions = try tx.apply(.tick, at: now)
                 if let after, try tx.remindNotWorn(afterSeconds: after, at: now) { actions.append(.send(.notWorn)) }
@@ -213,6 +223,30 @@ final class WorkflowService: Service {
                 return actions
             }
             if case .success(let actions) = result { report(actions, at: now) }
+        }
+    }
+
+    /// The wall clock was set: the countdown, retries, tracking and lockouts keep the time they
+    /// had left, and the wearer's page and the log say so.
+    private func clockStepped(by step: Int64, at now: Int64) {
+        let result = attempt { tx in
+            try tx.shiftPendingTimes(by: step, at: now)
+            return []
+        }
+        let seconds = WorkflowTransaction.seconds(step)
+        var message = "the clock was set by \(seconds); countdowns, retries and tracking keep the time they had left"
+        if case .failure(let error) = result { message = "the clock was set by \(seconds), but its deadlines could not be moved: \(error)" }
+        hub.publish(DaemonEvent("clock_step", at: now, severity: .warning, [("step_s", .number(Double(step) / 1e9)), ("message", .string(message))]))
+        // Retries are due at other times now.
+        wakeDispatcher()
+    }
+
+    /// True once a minute; also when the clock stepped back past the last prune.
+    private func pruneIsDue(at now: Int64) -> Bool {
+        nextPrune.withLock { next in
+            guard now >= next || now < next &- 60_000_000_000 else { return false }
+            next = now &+ 60_000_000_000
+            return true
         }
     }
 

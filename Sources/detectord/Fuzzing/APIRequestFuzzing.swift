@@ -22,32 +22,25 @@ enum APIRequestFuzzing {
         return chosen.map { fields(of: object, for: $0) }.contains(true) ? .accepted : .rejected
     }
 
-    /// True when the route would take the body's fields.
+    /// True when the route would take the body's fields (the routes' own decoders).
     private static func fields(of body: [String: Any], for route: String) -> Bool {
-        func string(_ key: String) -> String { body[key] as? String ?? "" }
+        func takes<T>(_ decode: (APIRequestFields.Body) throws(FallDetectError) -> T) -> Bool {
+            do throws(FallDetectError) { _ = try decode(body); return true } catch { return false }
+        }
         switch route {
-        case "/api/login": return body["token"] is String
-        case "/api/survey": return SurveyAnswer(rawValue: string("answer")) != nil
-        case "/api/disarm": return !string("pin").isEmpty && string("pin").count <= 32
-        case "/api/keychain/beep": return ((body["seconds"] as? Double) ?? 2).isFinite
-        case "/api/keychain/press": return KeychainPress(rawValue: body["pattern"] as? String ?? "single") != nil
-        case "/api/keychain/simulate": return (body["battery"] as? Int).map { (0...100).contains($0) } ?? (body["in_range"] is Bool)
-        case "/api/setup/person":
-            return (try? ProtectedPerson(
-                fullName: string("name").trimmingCharacters(in: .whitespaces), phone: string("phone"), country: string("country").uppercased())) != nil
-        case "/api/setup/pin":
-            return (try? PINHasher.validate(string("new_pin"))) != nil && body["confirm"] as? String == string("new_pin")
-        case "/api/setup/contact":
-            let contact = try? Contact(name: string("name").trimmingCharacters(in: .whitespaces), phone: string("phone"), channel: body["channel"] as? String ?? "sms")
-            return contact != nil && (body["replacing"] as? String).map { PhoneNumber($0) != nil } ?? true
-        case "/api/setup/contact/delete": return PhoneNumber(string("phone")) != nil
-        case "/api/setup/detector":
-            return (try? DetectorChoice(profile: string("profile"), sensitivity: body["sensitivity"] as? String ?? "standard")) != nil
-        case "/api/keychain/scan": return (1...30).contains((body["seconds"] as? Double) ?? 5)
-        case "/api/keychain/pair":
-            _ = BluetoothAddressType(rawValue: body["address_type"] as? String ?? "public")
-            _ = (body["confirm_seconds"] as? Double).map { min(max($0, 3), 60) }
-            return BluetoothAddress(string("address")) != nil
+        case "/api/login": return APIRequestFields.loginToken(body) != nil
+        case "/api/survey": return takes(APIRequestFields.survey)
+        case "/api/disarm": return takes(APIRequestFields.disarmPIN)
+        case "/api/keychain/beep": return takes(APIRequestFields.beepSeconds)
+        case "/api/keychain/press": return takes(APIRequestFields.pressPattern)
+        case "/api/keychain/simulate": return takes(APIRequestFields.keychainSimulation)
+        case "/api/setup/person": return takes(APIRequestFields.person)
+        case "/api/setup/pin": return takes(APIRequestFields.newPIN)
+        case "/api/setup/contact": return takes { (body) throws(FallDetectError) in try APIRequestFields.contact(body, channels: RunCommand.contactChannels(["sms", "webhook", "console"])) }
+        case "/api/setup/contact/delete": return takes(APIRequestFields.contactToDelete)
+        case "/api/setup/detector": return takes(APIRequestFields.detector)
+        case "/api/keychain/scan": return takes(APIRequestFields.scanSeconds)
+        case "/api/keychain/pair": return takes(APIRequestFields.pairing)
         default: return false
         }
     }

@@ -73,6 +73,11 @@ function renderRows(s) {
   else if (failing.length === channels.length) levels.push(setRow("row-channels", "error", "Unreachable", failing.map(channelText).join(", ")));
   else if (failing.length > 0) levels.push(setRow("row-channels", "warning", "Partly reachable", failing.map((c) => channelText(c) + " failing").join(", ")));
   else levels.push(setRow("row-channels", "ok", "Reachable", channels.map(channelText).join(", ")));
+
+  // A database that cannot be written: the device runs from memory and forgets at its next stop.
+  const storage = s.storage || {};
+  if (storage.durable === false) levels.push(setRow("row-records", "error", "Not saved", "Alerts still go out, but a restart forgets them: " + (storage.problem || "")));
+  else levels.push(setRow("row-records", "ok", "Saved"));
   const overall = levels.includes("error") ? "error" : levels.includes("warning") ? "warning" : "ok";
   $("overall").dataset.level = overall;
   $("overall").textContent = { ok: "✓ All good", warning: "⚠ Check", error: "✕ Problem" }[overall];

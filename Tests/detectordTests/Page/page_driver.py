@@ -41,6 +41,7 @@ try:
     assert rows["row-battery"] == ("ok", "96 %"), rows
     assert rows["row-detection"] == ("ok", "Running"), rows
     assert rows["row-channels"][0] == "ok", rows
+    assert rows["row-records"] == ("ok", "Saved"), rows
     contacts = browser.find_element(By.ID, "contacts").text
     assert "+351913333333" not in contacts and "333" in contacts, contacts
     browser.save_screenshot(out + "/dashboard-phone.png")

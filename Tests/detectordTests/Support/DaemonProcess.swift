@@ -23,10 +23,16 @@ final class DaemonProcess: Sendable {
     private let log = Mutex<[String]>([])
     private let output = Mutex<[String]>([])
 
-    init(arguments: [String], environment: [String: String] = [:]) throws {
+    /// `launcher` runs in front of the daemon (a wrapper such as faketime that forks it as a child).
+    init(arguments: [String], environment: [String: String] = [:], launcher: [String] = []) throws {
         process = Process()
-        process.executableURL = DetectordProcess.executable
-        process.arguments = ["run"] + arguments
+        if let wrapper = launcher.first {
+            process.executableURL = URL(fileURLWithPath: wrapper)
+            process.arguments = launcher.dropFirst() + [DetectordProcess.executable.path, "run"] + arguments
+        } else {
+            process.executableURL = DetectordProcess.executable
+            process.arguments = ["run"] + arguments
+        }
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "NOTIFY_SOCKET")
         env.removeValue(forKey: "JOURNAL_STREAM")
@@ -111,7 +117,19 @@ final class DaemonProcess: Sendable {
 
     func terminate() { process.terminate() }
 
-    func kill9() { kill(process.processIdentifier, SIGKILL) }
+    /// Kills the daemon, and its launcher's children with it.
+    func kill9() {
+        Self.killChildren(of: process.processIdentifier)
+        kill(process.processIdentifier, SIGKILL)
+    }
+
+    private static func killChildren(of pid: Int32) {
+        let pkill = Process()
+        pkill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
+        pkill.arguments = ["-KILL", "-P", String(pid)]
+        guard (try? pkill.run()) != nil else { return }
+        pkill.waitUntilExit()
+    }
 
     /// Waits for the process to end; false when it did not within `timeout`.
     func waitForExit(timeout: Double = 30) -> Bool {
@@ -123,7 +141,7 @@ final class DaemonProcess: Sendable {
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.isRunning { kill9() }
     }
 
     /// A request to the daemon's API, synchronously (tests run one at a time).

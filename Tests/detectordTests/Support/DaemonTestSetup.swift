@@ -23,9 +23,9 @@ struct DaemonTestSetup {
     /// Writes the configuration; `webhook` makes every contact a webhook contact of that URL. Without
     /// `person`, `contacts` and `profile` the file leaves them to the page's set-up.
     func write(
-        replay: String, speed: Double = 1, loop: Bool = false, countdown: Int = 3, trackingMinutes: Double = 0,
+        replay: String, speed: Double = 1, loop: Bool = false, countdown: Int = 3, trackingMinutes: Double = 0, trackingInterval: Double? = nil,
         person: Bool = true, contacts: [String]? = ["+351913333333"], webhook: URL? = nil, profile: String? = "walking", stallSeconds: Double = 1,
-        pinHash: String? = nil, gnss: String = "source = \"none\"", extra: String = "", sensor: String? = nil
+        pinHash: String? = nil, duressHash: String? = nil, gnss: String = "source = \"none\"", extra: String = "", sensor: String? = nil
     ) throws {
         let replaySensor = """
             [sensor]
@@ -65,7 +65,7 @@ struct DaemonTestSetup {
             [workflow]
             countdown_seconds = \(countdown)
             sos_countdown_seconds = \(countdown)
-            tracking_minutes = \(trackingMinutes)
+            tracking_minutes = \(trackingMinutes)\(trackingInterval.map { "\ntracking_interval_seconds = \($0)" } ?? "")
             demo = true
 
             [channels.console]
@@ -89,13 +89,14 @@ struct DaemonTestSetup {
                 """
         }
         if let pinHash {
-            text += "\n[pin]\nhash = \"\(pinHash)\"\n"
+            text += "\n[pin]\nhash = \"\(pinHash)\"\n" + (duressHash.map { "duress_hash = \"\($0)\"\n" } ?? "")
         }
         try Data((text + extra).utf8).write(to: URL(fileURLWithPath: configPath))
     }
 
     /// `run` on this setup's file, on a free port, with no periodic status lines.
-    func start(_ more: [String] = []) throws -> DaemonProcess {
-        try DaemonProcess(arguments: ["--config", configPath, "--listen", "127.0.0.1:0", "--status-every", "0"] + more)
+    func start(_ more: [String] = [], environment: [String: String] = [:], launcher: [String] = []) throws -> DaemonProcess {
+        try DaemonProcess(
+            arguments: ["--config", configPath, "--listen", "127.0.0.1:0", "--status-every", "0"] + more, environment: environment, launcher: launcher)
     }
 }

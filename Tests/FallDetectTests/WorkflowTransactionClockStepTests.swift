@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import FallDetect
+
+/// A step of the wall clock in a real SQLite store: every pending deadline moves with it.
+@Suite struct WorkflowTransactionClockStepTests {
+    let s: Int64 = 1_000_000_000
+    let hour: Int64 = 3_600_000_000_000
+    let person = try! ProtectedPerson(fullName: "Ada Lovelace", phone: "+447700900123", country: "GB")
+
+    private func withStore(_ body: (WorkflowStore) throws -> Void) throws {
+        let dir = try SharedData.temporaryDirectory("clock-step")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = try WorkflowStore(path: dir + "/detectord.sqlite")
+        try store.saveContact(try Contact(name: "Charles", phone: "+447700900456"))
+        try store.apply(.startProtection(person, gnssConfigured: false, hasFix: false), at: 0)
+        try body(store)
+    }
+
+    @Test func anHourForwardLeavesTheCountdownItsSeconds() throws {
+        try withStore { store in
+            try store.apply(.detection(.automaticFall), at: 10 * s)
+            let left = try #require(try store.workflow().countdownRemaining(at: 20 * s))
+            try store.transaction { try $0.shiftPendingTimes(by: hour, at: hour + 20 * s) }
+            #expect(try store.workflow().countdownRemaining(at: hour + 20 * s) == left)
+            let actions = try store.apply(.tick, at: hour + 21 * s)
+            #expect(!actions.contains { if case .transition = $0 { true } else { false } }, "\(actions)")
+            #expect(try store.journal().last?.payload.contains("+3600.0 s") == true)
+        }
+    }
+
+    @Test func anHourBackDoesNotPutARetryOffByAnHour() throws {
+        try withStore { store in
+            try store.enqueue(.alert, at: 100 * s)
+            let message = try #require(try store.due(at: 100 * s).first)
+            try store.failed(message, retryAfter: 10, at: 100 * s)
+            try store.transaction { try $0.shiftPendingTimes(by: -hour, at: 105 * s - hour) }
+            #expect(try !store.due(at: 109 * s - hour).contains { $0.id == message.id }, "the retry keeps its 10 s")
+            #expect(try store.due(at: 110 * s - hour).contains { $0.id == message.id })
+        }
+    }
+
+    @Test func conditionsKeepHowLongTheyHaveLasted() throws {
+        try withStore { store in
+            try store.transaction { try $0.recordWear(isWorn: false, since: 5 * s, at: 45 * s) }
+            try store.transaction { try $0.shiftPendingTimes(by: 24 * hour, at: 24 * hour + 50 * s) }
+            #expect(try store.transaction { try $0.notWornSince() } == 24 * hour + 5 * s)
+            #expect(try store.transaction { try $0.remindNotWorn(afterSeconds: 60, at: 24 * hour + 50 * s) } == false, "45 s off, not a day")
+        }
+    }
+
+    @Test func aPINLockoutKeepsItsLength() throws {
+        try withStore { store in
+            let hash = try PINHasher.hash("2468")
+            var lock = PINLock()
+            for _ in 0..<3 { _ = lock.check("0000", pinHash: hash, duressHash: nil, at: 100 * s) }
+            #expect(lock.check("2468", pinHash: hash, duressHash: nil, at: 101 * s) == .lockedOut(seconds: 29))
+            try store.setSetting("pinLock", lock)
+            try store.transaction { try $0.shiftPendingTimes(by: -hour, at: 101 * s - hour) }
+            let shifted = try #require(try store.setting("pinLock", as: PINLock.self))
+            var copy = shifted
+            #expect(copy.check("2468", pinHash: hash, duressHash: nil, at: 101 * s - hour) == .lockedOut(seconds: 29), "not an hour and 29 s")
+        }
+    }
+}
