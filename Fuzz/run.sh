@@ -2,12 +2,14 @@
 # Runs libFuzzer on each target named (all of them when none is), FUZZ_SECONDS each, from the
 # seeds in Fuzz/corpus/TARGET; what it learns is kept in .cache/fuzz/TARGET, findings land in
 # Fuzz/findings/TARGET. Prints a table and writes Bench/results/fuzz.json. Exit 1 on a finding.
-# FUZZ_BIN: a detectord built by `make fuzz`. Targets run one after another; to use more cores,
+# FUZZ_RUNS stops a target after that many executions (the issue's aim is 10^7) if FUZZ_SECONDS
+# has not stopped it first. FUZZ_BIN: a detectord built by `make fuzz`. Targets run one after another; to use more cores,
 # run this script once per target (each keeps its own corpus and log; the last writes the JSON).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${FUZZ_BIN:?set FUZZ_BIN to a detectord built by make fuzz}"
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+FUZZ_RUNS=${FUZZ_RUNS:--1}
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(sisfall recording csv drill configuration dataset-description model modem att advertising api-body)
 mkdir -p .cache/fuzz Bench/results
@@ -22,7 +24,7 @@ for target in "${targets[@]}"; do
   seeds=(Fuzz/corpus/$target)
   [ -d Fuzz/crashes/$target ] && seeds+=(Fuzz/crashes/$target)
   # -timeout: an input that takes 10 s is a hang; -rss_limit_mb: one that takes 2 GiB a leak.
-  if ! "$FUZZ_BIN" fuzz "$target" "$work" "${seeds[@]}" -max_total_time="$FUZZ_SECONDS" -timeout=10 \
+  if ! "$FUZZ_BIN" fuzz "$target" "$work" "${seeds[@]}" -max_total_time="$FUZZ_SECONDS" -runs="$FUZZ_RUNS" -timeout=10 \
       -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1; then
     status=1
     echo "fuzz: $target: a finding, see $log and $findings/" >&2

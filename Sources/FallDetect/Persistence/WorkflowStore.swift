@@ -47,9 +47,11 @@ public final class WorkflowStore: Sendable {
             configuration.readonly = true
             // Read-only with its WAL when that can be read; else the file alone, as it is (a
             // read-only file system without the WAL's shared memory file).
-            for source in [path, "file:\(path)?immutable=1"] where FileManager.default.isReadableFile(atPath: path) {
-                guard let file = try? DatabaseQueue(path: source, configuration: configuration), (try? file.backup(to: memory)) != nil else { continue }
-                break
+            if FileManager.default.isReadableFile(atPath: path) {
+                for source in [path, "file:\(path)?immutable=1"] {
+                    guard let file = try? DatabaseQueue(path: source, configuration: configuration), (try? file.backup(to: memory)) != nil else { continue }
+                    break
+                }
             }
             try migrator.migrate(memory)
             return WorkflowStore(path: path, memory: memory)

@@ -26,12 +26,13 @@ struct PINSettings: Sendable, Equatable {
         guard case .some(let hash) = Self.hash(in: table, file: "hash_file", inline: "hash"),
               case .some(let duress) = Self.hash(in: table, file: "duress_hash_file", inline: "duress_hash")
         else { return nil }
+        let duressField = table.field(table.contains("duress_hash") ? "duress_hash" : "duress_hash_file")
         if duress != nil, hash == nil {
-            table.context.report(table.field(table.contains("duress_hash") ? "duress_hash" : "duress_hash_file"), "a duress PIN needs the PIN itself (hash or hash_file)")
+            table.context.report(duressField, "a duress PIN needs the PIN itself (hash or hash_file)")
             return nil
         }
         if let duress, duress == hash {
-            table.context.report(table.field(table.contains("duress_hash") ? "duress_hash" : "duress_hash_file"), "is the PIN's own hash; the duress PIN must be another PIN")
+            table.context.report(duressField, "is the PIN's own hash; the duress PIN must be another PIN")
             return nil
         }
         self.hash = hash

@@ -73,27 +73,21 @@ struct APIRoutes: Sendable {
         }
         router.post("/api/survey") { request, _ in
             if let refusal = Self.refusal(request) { return refusal }
-            let body = try await Self.body(request)
-            let answer: SurveyAnswer
-            do throws(FallDetectError) { answer = try APIRequestFields.survey(body) } catch { return try Self.problem(.badRequest, error.message) }
+            let answer = try Self.fields(in: await Self.body(request), APIRequestFields.survey)
             return try Self.answer(await workflow.apply(.survey(answer), origin: "api"))
         }
         router.post("/api/disarm") { request, context in
             if let refusal = Self.refusal(request) { return refusal }
             let client = context.remoteAddress?.ipAddress ?? "unknown"
             if let wait = limiter.admit(client, at: MonotonicTime.nowNanoseconds()) { return try Self.tooManyTries(wait: wait) }
-            let body = try await Self.body(request)
-            let pin: String
-            do throws(FallDetectError) { pin = try APIRequestFields.disarmPIN(body) } catch { return try Self.problem(.badRequest, error.message) }
+            let pin = try Self.fields(in: await Self.body(request), APIRequestFields.disarmPIN)
             let result = await workflow.disarm(pin: pin)
             if case .success(let actions) = result, actions.contains(.ignored("wrong PIN")) { limiter.failed(client, at: MonotonicTime.nowNanoseconds()) }
             return try Self.answer(result)
         }
         router.post("/api/keychain/beep") { request, _ in
             if let refusal = Self.refusal(request) { return refusal }
-            let body = try await Self.body(request)
-            let seconds: Double
-            do throws(FallDetectError) { seconds = try APIRequestFields.beepSeconds(body) } catch { return try Self.problem(.badRequest, error.message) }
+            let seconds = try Self.fields(in: await Self.body(request), APIRequestFields.beepSeconds)
             guard keychain?.testBeep(seconds: seconds) == true else { return try Self.problem(.conflict, "no keychain is paired") }
             return try Self.json(["ok": true, "beeping_s": seconds])
         }
@@ -105,9 +99,7 @@ struct APIRoutes: Sendable {
         }
         router.post("/api/keychain/press") { request, _ in
             if let refusal = Self.refusal(request) { return refusal }
-            let body = try await Self.body(request)
-            let pattern: KeychainPress
-            do throws(FallDetectError) { pattern = try APIRequestFields.pressPattern(body) } catch { return try Self.problem(.badRequest, error.message) }
+            let pattern = try Self.fields(in: await Self.body(request), APIRequestFields.pressPattern)
             guard pressSimulatedKeychain?(pattern) == true else {
                 return try Self.problem(.conflict, "only a simulated keychain can be pressed from here ([keychain] kind = \"simulated\")")
             }
@@ -115,9 +107,7 @@ struct APIRoutes: Sendable {
         }
         router.post("/api/keychain/simulate") { request, _ in
             if let refusal = Self.refusal(request) { return refusal }
-            let body = try await Self.body(request)
-            let wanted: (inRange: Bool?, battery: Int?)
-            do throws(FallDetectError) { wanted = try APIRequestFields.keychainSimulation(body) } catch { return try Self.problem(.badRequest, error.message) }
+            let wanted = try Self.fields(in: await Self.body(request), APIRequestFields.keychainSimulation)
             guard simulateKeychain?(wanted.inRange, wanted.battery) == true else {
                 return try Self.problem(.conflict, "only a simulated keychain can be moved from here ([keychain] kind = \"simulated\")")
             }
@@ -220,6 +210,14 @@ struct APIRoutes: Sendable {
         var response = try json(["ok": false, "error": "too many wrong tries; wait \(seconds) s", "retry_after_s": seconds], status: .tooManyRequests)
         response.headers[.retryAfter] = String(seconds)
         return response
+    }
+
+    /// One route's fields from its body, through the `APIRequestFields` decoder the api-body fuzz
+    /// target also runs; what does not decode is answered by `APIFieldRefusal`.
+    static func fields<Value>(
+        in body: [String: Any], _ decode: (APIRequestFields.Body) throws(FallDetectError) -> Value
+    ) throws(APIFieldRefusal) -> Value {
+        do throws(FallDetectError) { return try decode(body) } catch { throw APIFieldRefusal(error) }
     }
 
     static func problem(_ status: HTTPResponse.Status, _ message: String) throws -> Response {

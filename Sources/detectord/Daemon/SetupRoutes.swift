@@ -47,36 +47,31 @@ struct SetupRoutes: Sendable {
         router.post("/api/setup/person") { request, context in
             if fileManaged.person { return try APIRoutes.problem(.conflict, "the wearer is set in the configuration file; change it there") }
             let body = try await APIRoutes.body(request)
-            let person: ProtectedPerson
-            do throws(FallDetectError) { person = try APIRequestFields.person(body) } catch { return try field(error) }
+            let person = try APIRoutes.fields(in: body, APIRequestFields.person)
             return try await guarded(request, context, .person(person, gnssConfigured: gnssConfigured), body: body)
         }
         router.post("/api/setup/pin") { request, context in
             if fileManaged.pin { return try APIRoutes.problem(.conflict, "the PIN is set in the configuration file ([pin]); change it there") }
             let body = try await APIRoutes.body(request)
-            let new: String
-            do throws(FallDetectError) { new = try APIRequestFields.newPIN(body) } catch { return try field(error) }
+            let new = try APIRoutes.fields(in: body, APIRequestFields.newPIN)
             return try await guarded(request, context, .pin(new), body: body)
         }
         router.post("/api/setup/contact") { request, context in
             if fileManaged.contacts { return try APIRoutes.problem(.conflict, "the contacts are set in the configuration file; change them there") }
             let body = try await APIRoutes.body(request)
-            let given: (contact: Contact, replacing: PhoneNumber?)
-            do throws(FallDetectError) { given = try APIRequestFields.contact(body, channels: contactChannels) } catch { return try field(error) }
+            let given = try APIRoutes.fields(in: body) { body throws(FallDetectError) in try APIRequestFields.contact(body, channels: contactChannels) }
             return try await guarded(request, context, .saveContact(given.contact, replacing: given.replacing, limit: Self.contactLimit), body: body)
         }
         router.post("/api/setup/contact/delete") { request, context in
             if fileManaged.contacts { return try APIRoutes.problem(.conflict, "the contacts are set in the configuration file; change them there") }
             let body = try await APIRoutes.body(request)
-            let phone: PhoneNumber
-            do throws(FallDetectError) { phone = try APIRequestFields.contactToDelete(body) } catch { return try field(error) }
+            let phone = try APIRoutes.fields(in: body, APIRequestFields.contactToDelete)
             return try await guarded(request, context, .removeContact(phone), body: body)
         }
         router.post("/api/setup/detector") { request, context in
             if fileManaged.detector { return try APIRoutes.problem(.conflict, "the profile is set in the configuration file ([detector] profile); change it there") }
             let body = try await APIRoutes.body(request)
-            let choice: DetectorChoice
-            do throws(FallDetectError) { choice = try APIRequestFields.detector(body) } catch { return try field(error) }
+            let choice = try APIRoutes.fields(in: body, APIRequestFields.detector)
             return try await guarded(request, context, .detector(choice), body: body) { _ in
                 detector.apply(choice)
                 return try APIRoutes.json(["ok": true, "profile": choice.profile, "sensitivity": choice.sensitivity])
@@ -92,8 +87,7 @@ struct SetupRoutes: Sendable {
             if let refusal = APIRoutes.refusal(request) { return refusal }
             guard let pairingRadio else { return try APIRoutes.problem(.conflict, "no [keychain] is configured") }
             let body = try await APIRoutes.body(request)
-            let seconds: Double
-            do throws(FallDetectError) { seconds = try APIRequestFields.scanSeconds(body) } catch { return try APIRoutes.problem(.badRequest, error.message) }
+            let seconds = try APIRoutes.fields(in: body, APIRequestFields.scanSeconds)
             let found: [KeychainCandidate]
             do throws(KeychainPairingError) {
                 found = try await KeychainPairing(radio: pairingRadio(), profile: keychainProfile).scan(seconds: seconds)
@@ -110,8 +104,7 @@ struct SetupRoutes: Sendable {
         router.post("/api/keychain/pair") { request, context in
             guard let pairingRadio else { return try APIRoutes.problem(.conflict, "no [keychain] is configured") }
             let body = try await APIRoutes.body(request)
-            let wanted: (candidate: KeychainCandidate, confirmWithin: Double)
-            do throws(FallDetectError) { wanted = try APIRequestFields.pairing(body) } catch { return try field(error) }
+            let wanted = try APIRoutes.fields(in: body, APIRequestFields.pairing)
             return try await guarded(request, context, .unlock, body: body) { _ in
                 try await pair(wanted.candidate, radio: pairingRadio(), confirmWithin: wanted.confirmWithin)
             }
@@ -138,7 +131,7 @@ struct SetupRoutes: Sendable {
         }
         switch await workflow.setUp(change, pin: pin) {
         case .failure(let error):
-            return try field(error)
+            return try APIFieldRefusal(error).response()
         case .success(.pinNeeded):
             return try APIRoutes.json(["ok": false, "pin_required": true, "error": "enter the PIN", "field": "pin"], status: .forbidden)
         case .success(.wrongPIN):
@@ -229,13 +222,5 @@ struct SetupRoutes: Sendable {
             rest = rest[rest.index(plus, offsetBy: number.count)...]
         }
         return result + rest
-    }
-
-    /// A refused value: 400 with the field the page marks.
-    private func field(_ error: any Error) throws -> Response {
-        let e = error as? FallDetectError
-        return try APIRoutes.json(
-            ["ok": false, "error": e?.message ?? "\(error)", "field": e?.field ?? NSNull()],
-            status: e?.code == .io ? .internalServerError : .badRequest)
     }
 }
