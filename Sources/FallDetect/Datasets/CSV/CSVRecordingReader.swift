@@ -62,10 +62,6 @@ public struct CSVRecordingReader: Sendable {
         let slots = columns.map { column in unique.firstIndex(of: column.index)! }
         let width = unique.count
 
-        var builder = Builder(format: format, path: path, slots: slots)
-        let lines = cfusion_csv_count_lines(text.baseAddress, text.count) + 1
-        builder.samples.reserveCapacity(lines)
-        if format.label != nil { builder.labels.reserveCapacity(lines) }
         var offset = headerStart
         var line = headerLine
         if hasHeader {
@@ -77,28 +73,36 @@ public struct CSVRecordingReader: Sendable {
         defer { buffer.deallocate() }
         let rowLines = UnsafeMutableBufferPointer<Int>.allocate(capacity: Self.chunkRows)
         defer { rowLines.deallocate() }
-        unique32.withUnsafeBufferPointer { wanted in
-            while offset < text.count {
-                let r = cfusion_csv_parse_rows(
-                    text.baseAddress, text.count, offset, line, format.delimiter, wanted.baseAddress, width,
-                    buffer.baseAddress, rowLines.baseAddress, Self.chunkRows)
-                for row in 0..<r.rows {
-                    builder.append(UnsafePointer(buffer.baseAddress! + row * width), line: rowLines[row])
+        // A sample per line at most: the builder writes straight into the array's storage.
+        let lines = cfusion_csv_count_lines(text.baseAddress, text.count) + 1
+        var labels: [Double] = []
+        var problems: [FallDetectError] = []
+        let samples = [IMUSample](unsafeUninitializedCapacity: lines) { storage, kept in
+            var builder = Builder(format: format, path: path, slots: slots, storage: storage)
+            if format.label != nil { builder.labels.reserveCapacity(lines) }
+            unique32.withUnsafeBufferPointer { wanted in
+                while offset < text.count {
+                    let r = cfusion_csv_parse_rows(
+                        text.baseAddress, text.count, offset, line, format.delimiter, wanted.baseAddress, width,
+                        buffer.baseAddress, rowLines.baseAddress, Self.chunkRows)
+                    for row in 0..<r.rows {
+                        builder.append(UnsafePointer(buffer.baseAddress! + row * width), line: rowLines[row])
+                    }
+                    if r.status == CFUSION_CSV_BAD_ROW.rawValue {
+                        slowRow(text, r.bad_start..<r.bad_end, line: r.bad_line, columns: columns, unique: unique, into: &builder)
+                    }
+                    offset = r.next
+                    line = r.next_line
+                    if r.status == CFUSION_CSV_END.rawValue { break }
                 }
-                if r.status == CFUSION_CSV_BAD_ROW.rawValue {
-                    slowRow(text, r.bad_start..<r.bad_end, line: r.bad_line, columns: columns, unique: unique, into: &builder)
-                }
-                offset = r.next
-                line = r.next_line
-                if r.status == CFUSION_CSV_END.rawValue { break }
             }
+            kept = builder.count
+            labels = builder.labels
+            problems = builder.problems
         }
-        var samples = builder.samples
 
-        // Rebase time to start at zero; keep the estimated rate in the header.
-        if let origin = samples.first?.timestampNanoseconds, origin != 0 {
-            for i in samples.indices { samples[i].timestampNanoseconds -= origin }
-        }
+        // Times count from the first row kept (Builder), so the recording starts at zero; the
+        // estimated rate goes in the header.
         var rate = format.sampleRate
         if format.time != nil, samples.count > 1, let last = samples.last {
             rate = Double(samples.count - 1) / (Double(last.timestampNanoseconds) / 1e9)
@@ -107,8 +111,8 @@ public struct CSVRecordingReader: Sendable {
             sensor: "CSV", device: "unknown", accelerometerRange: .nan, gyroscopeRange: .nan,
             sampleRate: rate, axisMapping: format.axisMapping)
         return Result(
-            recording: Recording(info: RecordingInfo(sensor: sensor, title: title), samples: samples), problems: builder.problems,
-            labels: builder.labels)
+            recording: Recording(info: RecordingInfo(sensor: sensor, title: title), samples: samples), problems: problems,
+            labels: labels)
     }
 
     /// Turns rows of values into samples: time, units, axis mapping, the time-order check, and the
@@ -136,27 +140,52 @@ public struct CSVRecordingReader: Sendable {
         /// Per field (time?, ax, ay, az, gx?, gy?, gz?, label?), where its value is in a parsed row.
         let slots: [Int]
         let period: Double
+        /// The sample period in whole nanoseconds when it is one (50 Hz: 20 000 000), so that
+        /// timestamps without a time column are a multiplication, not a rounding per row.
+        let wholePeriod: Int64?
         let base: Int
-        /// Scale and unit in one factor per sensor.
-        let accelerationFactor: Double
-        let angularRateFactor: Double
+        let timeSlot: Int?
+        let timeNanoseconds: Double
+        /// Per body axis, the slot of the sensor column it takes and the factor that carries the
+        /// scale, the unit and the axis mapping's sign: the mapping costs nothing per row.
+        let accelerationSlots: (Int, Int, Int)
+        let accelerationFactors: SIMD3<Double>
+        let angularRateSlots: (Int, Int, Int)?
+        let angularRateFactors: SIMD3<Double>
         /// Where the label is in a parsed row, or nil.
         let labelSlot: Int?
-        var samples: [IMUSample] = []
+        /// Where samples go, one per row kept (the caller sizes it for every line), and how many.
+        let storage: UnsafeMutableBufferPointer<IMUSample>
+        var count = 0
         var labels: [Double] = []
         var problems: [FallDetectError] = []
         var lastTime: Int64?
         /// The time value of the first row kept, in the file's unit.
         var firstTime: Double?
 
-        init(format: CSVFormat, path: String, slots: [Int]) {
+        init(format: CSVFormat, path: String, slots: [Int], storage: UnsafeMutableBufferPointer<IMUSample>) {
             self.format = format
+            self.storage = storage
             self.path = path
             self.slots = slots
             period = 1e9 / format.sampleRate
+            wholePeriod = period == period.rounded() && period >= 1 && period < 1e15 ? Int64(period) : nil
             base = format.time != nil ? 1 : 0
-            accelerationFactor = format.accelerationScale * format.accelerationUnit.toG
-            angularRateFactor = format.angularRateScale * format.angularRateUnit.toDegreesPerSecond
+            timeSlot = format.time != nil ? slots[0] : nil
+            timeNanoseconds = format.timeUnit.nanoseconds
+            let mapping = format.axisMapping
+            let k = format.accelerationScale * format.accelerationUnit.toG
+            let r = format.angularRateScale * format.angularRateUnit.toDegreesPerSecond
+            let base = base
+            func slot(_ axis: AxisMapping.SignedAxis, from first: Int) -> Int { slots[first + axis.index] }
+            func factors(_ f: Double) -> SIMD3<Double> {
+                SIMD3(f * Double(mapping.x.sign), f * Double(mapping.y.sign), f * Double(mapping.z.sign))
+            }
+            accelerationSlots = (slot(mapping.x, from: base), slot(mapping.y, from: base), slot(mapping.z, from: base))
+            accelerationFactors = factors(k)
+            angularRateSlots = format.angularRate != nil
+                ? (slot(mapping.x, from: base + 3), slot(mapping.y, from: base + 3), slot(mapping.z, from: base + 3)) : nil
+            angularRateFactors = factors(r)
             labelSlot = format.label != nil ? slots.last : nil
         }
 
@@ -164,51 +193,63 @@ public struct CSVRecordingReader: Sendable {
         @inline(__always)
         mutating func append(_ values: UnsafePointer<Double>, line: Int) {
             let timestamp: Int64
-            if format.time != nil {
-                let raw = values[slots[0]]
-                guard abs(raw * format.timeUnit.nanoseconds) <= Self.timeLimit else {
-                    problems.append(FallDetectError(.malformedRow, Self.timeProblem(raw, unit: format.timeUnit), path: path, line: line, field: "time"))
-                    return
-                }
+            if let timeSlot {
+                let raw = values[timeSlot]
+                guard abs(raw * timeNanoseconds) <= Self.timeLimit else { return refuseTime(raw, line: line) }
                 // From the first row kept, in the file's unit: epoch milliseconds stay exact
                 // (scaled to nanoseconds first they would round to 256 ns).
-                timestamp = Int64(((raw - (firstTime ?? raw)) * format.timeUnit.nanoseconds).rounded())
-                if let lastTime, timestamp <= lastTime {
-                    problems.append(FallDetectError(.malformedRow, "time does not increase; row skipped", path: path, line: line, field: "time"))
-                    return
-                }
+                timestamp = Int64(((raw - (firstTime ?? raw)) * timeNanoseconds).rounded())
+                if let lastTime, timestamp <= lastTime { return refuseOrder(line: line) }
+            } else if let wholePeriod {
+                timestamp = Int64(count) &* wholePeriod
             } else {
-                timestamp = Int64((Double(samples.count) * period).rounded())
+                timestamp = Int64((Double(count) * period).rounded())
             }
-            let k = accelerationFactor
-            let r = angularRateFactor
+            let (ax, ay, az) = accelerationSlots
+            let a = SIMD3(values[ax], values[ay], values[az]) * accelerationFactors
+            var w = SIMD3<Double>.zero
+            if let (gx, gy, gz) = angularRateSlots { w = SIMD3(values[gx], values[gy], values[gz]) * angularRateFactors }
+            // NaN fails both comparisons, as an infinity does the first.
+            let g = SIMD3(repeating: Self.accelerationLimit), d = SIMD3(repeating: Self.angularRateLimit)
+            guard all((a .<= g) .& (a .>= -g)), all((w .<= d) .& (w .>= -d)) else {
+                return refuseRange(values, line: line)
+            }
+            lastTime = timestamp
+            if timeSlot != nil, firstTime == nil { firstTime = values[slots[0]] }
+            storage.initializeElement(
+                at: count, to: IMUSample(timestampNanoseconds: timestamp, acceleration: SIMD3<Float>(a), angularRate: SIMD3<Float>(w)))
+            count += 1
+            if let labelSlot { labels.append(values[labelSlot]) }
+        }
+
+        @inline(never)
+        private mutating func refuseTime(_ raw: Double, line: Int) {
+            problems.append(FallDetectError(.malformedRow, Self.timeProblem(raw, unit: format.timeUnit), path: path, line: line, field: "time"))
+        }
+
+        @inline(never)
+        private mutating func refuseOrder(line: Int) {
+            problems.append(FallDetectError(.malformedRow, "time does not increase; row skipped", path: path, line: line, field: "time"))
+        }
+
+        /// The first field, in column order, beyond what a body-worn sensor can read.
+        @inline(never)
+        private mutating func refuseRange(_ values: UnsafePointer<Double>, line: Int) {
+            let k = format.accelerationScale * format.accelerationUnit.toG
+            let r = format.angularRateScale * format.angularRateUnit.toDegreesPerSecond
             for (offset, name) in ["ax", "ay", "az"].enumerated() where !(abs(values[slots[base + offset]] * k) <= Self.accelerationLimit) {
                 problems.append(FallDetectError(
                     .malformedRow, "\(values[slots[base + offset]]) is beyond any body-worn accelerometer (\(Int(Self.accelerationLimit)) g); row skipped",
                     path: path, line: line, field: name))
                 return
             }
-            if format.angularRate != nil {
-                for (offset, name) in ["gx", "gy", "gz"].enumerated() where !(abs(values[slots[base + 3 + offset]] * r) <= Self.angularRateLimit) {
-                    problems.append(FallDetectError(
-                        .malformedRow, "\(values[slots[base + 3 + offset]]) is beyond any body-worn gyroscope (\(Int(Self.angularRateLimit)) °/s); row skipped",
-                        path: path, line: line, field: name))
-                    return
-                }
+            guard format.angularRate != nil else { return }
+            for (offset, name) in ["gx", "gy", "gz"].enumerated() where !(abs(values[slots[base + 3 + offset]] * r) <= Self.angularRateLimit) {
+                problems.append(FallDetectError(
+                    .malformedRow, "\(values[slots[base + 3 + offset]]) is beyond any body-worn gyroscope (\(Int(Self.angularRateLimit)) °/s); row skipped",
+                    path: path, line: line, field: name))
+                return
             }
-            lastTime = timestamp
-            if format.time != nil, firstTime == nil { firstTime = values[slots[0]] }
-            let a = SIMD3<Float>(
-                Float(values[slots[base]] * k), Float(values[slots[base + 1]] * k), Float(values[slots[base + 2]] * k))
-            var w = SIMD3<Float>.zero
-            if format.angularRate != nil {
-                w = SIMD3(Float(values[slots[base + 3]] * r), Float(values[slots[base + 4]] * r), Float(values[slots[base + 5]] * r))
-            }
-            samples.append(IMUSample(
-                timestampNanoseconds: timestamp,
-                acceleration: format.axisMapping.apply(a),
-                angularRate: format.axisMapping.apply(w)))
-            if let labelSlot { labels.append(values[labelSlot]) }
         }
     }
 
