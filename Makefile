@@ -24,7 +24,7 @@ help:
 	@echo "make replay-demo  replay every synthetic demo recording through the detectors at 8x"
 	@echo "make test    install what is missing, build, run every test"
 	@echo "make bench   benchmarks against peers (numpy, pandas, boost, Fusion C, imufusion); writes Bench/results/latest.json"
-	@echo "make fuzz    libFuzzer (with AddressSanitizer) on every parser, FUZZ_SECONDS each (default 60); see Fuzz/README.md"
+	@echo "make fuzz    libFuzzer (with AddressSanitizer) on every parser, FUZZ_SECONDS each (default 60) or FUZZ_RUNS executions; see Fuzz/README.md"
 	@echo "make soak    the daemon for a day of replayed data at 100x (about 15 min): RSS, fds, database and drops must stay flat"
 	@echo "make demo    regenerate Datasets/demo/ (synthetic recordings)"
 	@echo "make train   retrain the learned fall detector on the SisFall development subjects (../shared)"
@@ -83,16 +83,18 @@ bench: bootstrap $(BENCH_VENV)/.ready $(ORACLE_VENV)/.ready
 	SHARED=$(SHARED) PYTHON=$(abspath $(BENCH_VENV))/bin/python Bench/run.sh
 
 # Every parser under libFuzzer with AddressSanitizer: a build of its own (our `main` calls
-# libFuzzer's driver), then each target for FUZZ_SECONDS from the seeds in Fuzz/corpus. Findings
-# land in Fuzz/findings/TARGET; runs and executions per second in Bench/results/fuzz.json.
+# libFuzzer's driver), then each target for FUZZ_SECONDS (or until FUZZ_RUNS executions, -1: no
+# limit) from the seeds in Fuzz/corpus. Findings land in Fuzz/findings/TARGET; runs and executions
+# per second in Bench/results/fuzz.json.
 FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?= -1
 FUZZ_TARGETS ?= sisfall recording csv drill configuration dataset-description model modem att advertising api-body
 FUZZ_SCRATCH := .build-fuzz
 fuzz: bootstrap
 	$(SWIFT) build -c release --product detectord --scratch-path $(FUZZ_SCRATCH) \
 	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DDETECTORD_FUZZ -Xcc -fsanitize=fuzzer-no-link,address
 	FUZZ_BIN=$$($(SWIFT) build -c release --scratch-path $(FUZZ_SCRATCH) --show-bin-path)/detectord \
-	  FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh $(FUZZ_TARGETS)
+	  FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) Fuzz/run.sh $(FUZZ_TARGETS)
 
 # A day of replayed data through `detectord run` at 100x, a driver answering each countdown;
 # SOAK_HOURS of data (24: 14.4 min). Writes Bench/results/soak.json.

@@ -26,8 +26,10 @@ import Testing
         return try #require(report["detectors"] as? [[String: Any]])
     }
 
-    @Test(arguments: [false, true])
-    func thePythonC8GivesTheBuiltInFigures(train: Bool) throws {
+    /// In one process, and in three at once (each over a share of the trials, the tracks put back
+    /// in order) with the folds.
+    @Test(arguments: [(false, 1), (true, 3)])
+    func thePythonC8GivesTheBuiltInFigures(train: Bool, jobs: Int) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.python) else {
             if ProcessInfo.processInfo.environment["CI"] == "true" {
                 Issue.record("oracle venv missing at \(Self.python); `make test` creates it")
@@ -46,13 +48,15 @@ import Testing
         let externalJSON = dir.appendingPathComponent("external.json")
         let command = "\(Self.python) \(DetectordProcess.packageRoot.path)/Examples/detectors/c8.py"
         let external = try DetectordProcess.run(
-            common + ["--detector", "external", "--external-command", command, "--json", externalJSON.path])
+            common + ["--detector", "external", "--external-command", command, "--external-jobs", "\(jobs)", "--json", externalJSON.path])
         #expect(external.status == 0, "\(external.standardError)")
+        #expect(external.standardError.contains("trials in \(jobs) processes") == (jobs > 1), "\(external.standardError)")
         #expect(external.standardOutput.contains("external:c8.py: `\(command)`, levels, threshold fitted on its grid of 261"))
         let ours = try #require(try Self.detectors(builtInJSON).first)
         let theirs = try #require(try Self.detectors(externalJSON).first)
         #expect(theirs["name"] as? String == "external:c8.py")
         #expect(theirs["external_command"] as? String == command)
+        #expect(theirs["external_jobs"] as? Int == jobs)
         for key in ["sensitivity", "specificity", "false_alarms_per_hour", "threshold", "false_alarms", "stray_detections_in_falls"] {
             #expect((theirs[key] as? NSNumber) == (ours[key] as? NSNumber), "\(key)")
         }
@@ -64,13 +68,14 @@ import Testing
         #expect((theirs["sweep"] as? NSArray) == (ours["sweep"] as? NSArray))
     }
 
-    @Test func aFailingDetectorStopsTheBenchWithItsCommandAndLine() throws {
+    @Test(arguments: [1, 2])
+    func aFailingDetectorStopsTheBenchWithItsCommandAndLine(jobs: Int) throws {
         guard let dir = try Self.subset() else { return }
         defer { try? FileManager.default.removeItem(at: dir) }
         let command = #"printf '{"type":"hello","protocol":1}\nnonsense\n'; cat >/dev/null"#
         let run = try DetectordProcess.run([
             "bench", "--root", dir.path, "--protocol", "online", "--detector", "external", "--external-command", command,
-            "--cache", dir.appendingPathComponent("cache").path,
+            "--external-jobs", "\(jobs)", "--cache", dir.appendingPathComponent("cache").path,
         ])
         #expect(run.status == 66)
         #expect(run.standardError.contains("\(command):2: not a JSON object: nonsense"), "\(run.standardError)")
@@ -83,6 +88,7 @@ import Testing
             ["--protocol", "online", "--detector", "c8", "--external-command", "true"],
             ["--protocol", "online", "--detector", "external", "--external-command", "true", "--external-timeout", "0"],
             ["--protocol", "online", "--detector", "external", "--external-command", "true", "--external-batch", "0"],
+            ["--protocol", "online", "--detector", "external", "--external-command", "true", "--external-jobs", "0"],
         ] {
             let refused = try DetectordProcess.run(["bench", "--root", "/nonexistent"] + bad)
             #expect(refused.status == 64, "\(bad)")

@@ -21,4 +21,11 @@ struct ExternalDetectorOptions: ParsableArguments {
         name: .customLong("external-batch"),
         help: ArgumentHelp("Samples per line sent to the external detector: 1 sends \"sample\" lines, more sends \"samples\" lines of up to this many.", valueName: "n"))
     var batch: Int = ExternalDetector.defaultBatch
+
+    @Option(
+        name: .customLong("external-jobs"),
+        help: ArgumentHelp(
+            "External detector processes run at once, each over its share of the recordings; the figures are those of one process.",
+            valueName: "n"))
+    var jobs: Int = 1
 }
