@@ -85,6 +85,7 @@ function renderSetup() {
         if (!s.full_numbers) { $("contact-message").textContent = "Enter the PIN in Settings to delete a contact."; return; }
         const answer = await post("/api/setup/contact/delete", withPin({ phone: c.phone }));
         $("contact-message").textContent = answer.status === 200 ? "Deleted." : answer.json.error || "Not deleted";
+        $("contact-message").dataset.refused = answer.status === 200 ? "" : "1";
         reloadDetails();
       });
       li.append(edit, del);
@@ -95,7 +96,11 @@ function renderSetup() {
   $("contact-form").querySelectorAll("input").forEach((i) => { i.disabled = managed.contacts; });
   $("contact-save").disabled = managed.contacts;
   if (managed.contacts) $("contact-message").textContent = "Set in the configuration file; change them there.";
-  else if (full) $("contact-message").textContent = "Five contacts is the most: edit or delete one to add another.";
+  // The general note must not replace the device's answer to the wearer's last try (this render
+  // follows every answer), or "at most 5 contacts" would flash and be gone.
+  else if (full && !$("contact-message").dataset.refused) {
+    $("contact-message").textContent = "Five contacts is the most: edit or delete one to add another.";
+  }
   fillSelect($("profile"), s.profiles, s.detector.profile);
   fillSelect($("sensitivity"), s.sensitivities, s.detector.sensitivity);
   $("profile").disabled = $("sensitivity").disabled = managed.detector;
@@ -222,6 +227,7 @@ $("contact-form").addEventListener("submit", async (event) => {
   const answer = await post("/api/setup/contact", body);
   const problem = answerText(answer, "Not saved");
   $("contact-message").textContent = problem || "Saved.";
+  $("contact-message").dataset.refused = problem ? "1" : "";
   if (!problem) {
     $("contact-name").value = $("contact-phone").value = $("contact-replacing").value = "";
     $("contact-save").textContent = "Add contact";

@@ -94,6 +94,10 @@ try:
     typed(browser, "contact-phone", "+351913333336")
     submit(browser, "contact-form")
     wait.until(lambda b: text(b, "contact-message") == "at most 5 contacts")
+    # The page reloads the details after every answer; the device's refusal must still be there
+    # once that reload has drawn the list again (it once replaced it within milliseconds).
+    time.sleep(0.5)
+    assert text(browser, "contact-message") == "at most 5 contacts", text(browser, "contact-message")
     assert len(browser.find_elements(By.CSS_SELECTOR, "#setup-contacts li")) == 5
     browser.save_screenshot(out + "/setup-contacts-full.png")
     status, setup = request(base + "/api/setup/details", {"pin": PIN})
