@@ -49,6 +49,7 @@ import Glibc
 
         let survey = try DaemonProcess.request(base + "/api/survey", method: "POST", json: ["answer": "maybe"])
         #expect(survey.status == 400, "an unknown answer is refused with the choices: \(survey.text)")
+        #expect(survey.body["ok"] as? Bool == false && (survey.body["error"] as? String)?.hasPrefix("answer must be one of") == true, "\(survey.text)")
 
         let metrics = try DaemonProcess.request(base + "/metrics")
         #expect(metrics.status == 200)

@@ -214,6 +214,9 @@ public struct CSVRecordingReader: Sendable {
             guard all((a .<= g) .& (a .>= -g)), all((w .<= d) .& (w .>= -d)) else {
                 return refuseRange(values, line: line)
             }
+            // The storage holds a sample per line; a row is never more than a line, but a broken
+            // promise must cost a row, not memory that is not ours.
+            guard count < storage.count else { return refuseOverflow(line: line) }
             lastTime = timestamp
             if timeSlot != nil, firstTime == nil { firstTime = values[slots[0]] }
             storage.initializeElement(
@@ -225,6 +228,11 @@ public struct CSVRecordingReader: Sendable {
         @inline(never)
         private mutating func refuseTime(_ raw: Double, line: Int) {
             problems.append(FallDetectError(.malformedRow, Self.timeProblem(raw, unit: format.timeUnit), path: path, line: line, field: "time"))
+        }
+
+        @inline(never)
+        private mutating func refuseOverflow(line: Int) {
+            problems.append(FallDetectError(.malformedRow, "more rows than lines in the file; row skipped", path: path, line: line))
         }
 
         @inline(never)
