@@ -57,5 +57,15 @@ import Testing
         #expect(profile.standardError.contains("--profile must be one of walking, cycling, motorcycling, car"))
         let sensitivity = try DetectordProcess.run(["replay", demo, "--sensitivity", "max"])
         #expect(sensitivity.status == 64)
+        // A rate no body-worn sensor has: its period in nanoseconds would overflow the times.
+        let csv = FileManager.default.temporaryDirectory.appendingPathComponent("replay-rate-\(UUID()).csv")
+        try "time,ax,ay,az,gx,gy,gz\n0,0,0,1,0,0,0\n".write(to: csv, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: csv) }
+        for rate in ["0.000001", "5", "20000"] {
+            let refused = try DetectordProcess.run(["replay", csv.path, "--fast", "--csv-rate", rate])
+            #expect(refused.status == 64 && refused.standardError.contains("--csv-rate must lie in 10...10000 Hz"), "\(rate): \(refused.standardError)")
+        }
+        let taken = try DetectordProcess.run(["replay", csv.path, "--fast", "--no-detect", "--csv-rate", "50"])
+        #expect(taken.status == 0, "\(taken.standardError)")
     }
 }

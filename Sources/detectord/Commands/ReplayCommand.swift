@@ -44,7 +44,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(name: .customLong("csv-gyro-unit"), help: "CSV angular rate unit: deg/s or rad/s.")
     var csvGyroUnit: String = "deg/s"
 
-    @Option(name: .customLong("csv-rate"), help: "CSV sample rate in Hz, used when there is no time column.")
+    @Option(name: .customLong("csv-rate"), help: "CSV sample rate in Hz (10-10000), used when there is no time column.")
     var csvRate: Double = 100
 
     @Option(name: .customLong("csv-axes"), help: ArgumentHelp(
@@ -107,7 +107,8 @@ struct ReplayCommand: AsyncParsableCommand {
         guard let time = CSVFormat.TimeUnit(rawValue: csvTimeUnit) else { throw ValidationError("--csv-time-unit must be s, ms, us or ns") }
         guard let accel = CSVFormat.AccelerationUnit(rawValue: csvAccelerationUnit) else { throw ValidationError("--csv-accel-unit must be g or m/s2") }
         guard let gyro = CSVFormat.AngularRateUnit(rawValue: csvGyroUnit) else { throw ValidationError("--csv-gyro-unit must be deg/s or rad/s") }
-        guard csvRate > 0 else { throw ValidationError("--csv-rate must be positive") }
+        // A body-worn IMU's rates; anything else is a mistyped option, and its period would not fit the times.
+        guard (10...10_000).contains(csvRate) else { throw ValidationError("--csv-rate must lie in 10...10000 Hz") }
         format.timeUnit = time
         format.accelerationUnit = accel
         format.angularRateUnit = gyro
