@@ -218,7 +218,7 @@ public struct CSVRecordingReader: Sendable {
             // promise must cost a row, not memory that is not ours.
             guard count < storage.count else { return refuseOverflow(line: line) }
             lastTime = timestamp
-            if timeSlot != nil, firstTime == nil { firstTime = values[slots[0]] }
+            if let timeSlot, firstTime == nil { firstTime = values[timeSlot] }
             storage.initializeElement(
                 at: count, to: IMUSample(timestampNanoseconds: timestamp, acceleration: SIMD3<Float>(a), angularRate: SIMD3<Float>(w)))
             count += 1
