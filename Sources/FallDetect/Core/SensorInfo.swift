@@ -34,6 +34,11 @@ public struct SensorInfo: Sendable, Hashable {
         self.hasMagnetometer = hasMagnetometer
     }
 
+    /// The output data rates a body-worn IMU really runs at, Hz. Every rate that reaches the
+    /// detectors (configuration, options, recordings) is held to it: filters, rings and sample
+    /// periods are sized from the rate.
+    public static let plausibleSampleRates: ClosedRange<Double> = 10...10_000
+
     /// SisFall's belt unit: ADXL345 (±16 g) and ITG3200 (±2000 °/s) at 200 Hz.
     public static let sisFall = SensorInfo(
         sensor: "ADXL345+ITG3200", device: "SisFall belt unit",

@@ -43,7 +43,7 @@ public final class ReplaySensorSource: SensorSource {
         }
         first = loaded.recording
         // The detector's filters and the ring are sized from it: only rates an IMU really runs at.
-        guard (10...10_000).contains(first.info.sensor.sampleRate) else {
+        guard SensorInfo.plausibleSampleRates.contains(first.info.sensor.sampleRate) else {
             throw FallDetectError(
                 .invalidArgument, "recorded at \(first.info.sensor.sampleRate) Hz; a live replay needs 10 to 10000 Hz", path: entry.path,
                 field: "sample rate")

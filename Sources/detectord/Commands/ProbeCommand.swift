@@ -46,7 +46,7 @@ struct ProbeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard seconds > 0, seconds.isFinite else { throw ValidationError("--seconds must be positive") }
-        guard (10...10_000).contains(rate) else { throw ValidationError("--rate must lie in 10...10000 Hz") }
+        guard SensorInfo.plausibleSampleRates.contains(rate) else { throw ValidationError("--rate must lie in 10...10000 Hz") }
         if let simulate {
             guard let chip = I2CChip(rawValue: simulate), chip != .auto else {
                 throw ValidationError("--simulate takes one of \(I2CChip.allCases.dropFirst().map(\.rawValue).joined(separator: ", "))")

@@ -107,8 +107,8 @@ struct ReplayCommand: AsyncParsableCommand {
         guard let time = CSVFormat.TimeUnit(rawValue: csvTimeUnit) else { throw ValidationError("--csv-time-unit must be s, ms, us or ns") }
         guard let accel = CSVFormat.AccelerationUnit(rawValue: csvAccelerationUnit) else { throw ValidationError("--csv-accel-unit must be g or m/s2") }
         guard let gyro = CSVFormat.AngularRateUnit(rawValue: csvGyroUnit) else { throw ValidationError("--csv-gyro-unit must be deg/s or rad/s") }
-        // A body-worn IMU's rates; anything else is a mistyped option, and its period would not fit the times.
-        guard (10...10_000).contains(csvRate) else { throw ValidationError("--csv-rate must lie in 10...10000 Hz") }
+        // Anything else is a mistyped option, and its period would not fit the times.
+        guard SensorInfo.plausibleSampleRates.contains(csvRate) else { throw ValidationError("--csv-rate must lie in 10...10000 Hz") }
         format.timeUnit = time
         format.accelerationUnit = accel
         format.angularRateUnit = gyro

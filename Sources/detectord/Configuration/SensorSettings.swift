@@ -30,7 +30,7 @@ struct SensorSettings: Sendable, Equatable {
         let sourceName = table.string("source", required: "\"i2c\" (the IMU), \"simulated\" (a simulated chip) or \"replay\" (a recording)").flatMap {
             table.oneOf("source", $0, SensorSourceSettings.names)
         }
-        let rate = table.contains("rate_hz") ? table.number("rate_hz", in: 10...10_000) : 200
+        let rate = table.contains("rate_hz") ? table.number("rate_hz", in: SensorInfo.plausibleSampleRates) : 200
         var mapping: AxisChoice? = .fixed(.identity)
         if let text = table.string("axis_mapping") {
             mapping = AxisChoice(text)

@@ -54,7 +54,7 @@ public struct FallCandidateSettings: Sendable, Hashable {
 
     /// Throws `.invalidArgument` naming the field that is out of range.
     public func validate() throws(FallDetectError) {
-        try FallDetectError.require(sampleRate.isFinite && sampleRate >= 10 && sampleRate <= 10_000, "sampleRate", "must lie in 10…10000 Hz, got \(sampleRate)")
+        try FallDetectError.require(SensorInfo.plausibleSampleRates.contains(Double(sampleRate)), "sampleRate", "must lie in 10…10000 Hz, got \(sampleRate)")
         try FallDetectError.require(impactThreshold.isFinite && impactThreshold > 1, "impactThreshold", "must exceed 1 g, got \(impactThreshold)")
         try FallDetectError.requireNonNegative(postureDelay, "postureDelay")
         try FallDetectError.require(
