@@ -74,55 +74,6 @@ import Testing
         #expect(ours?.isNaN == Double(text)?.isNaN && ours?.sign == Double(text)?.sign)
     }
 
-    /// Every row, line and bad row of `text` through one kernel, in calls of `capacity` rows.
-    private func parseAll(_ text: [UInt8], columns: [Int32], delimiter: UInt8, capacity: Int, kernel: cfusion_csv_kernel) -> [String] {
-        var events: [String] = []
-        var values = [Double](repeating: 0, count: capacity * columns.count)
-        var lines = [Int](repeating: 0, count: capacity)
-        var offset = 0, line = 1
-        while true {
-            let r = text.withUnsafeBytes { bytes in
-                cfusion_csv_parse_rows_kernel(
-                    bytes.baseAddress, bytes.count, offset, line, delimiter, columns, columns.count, &values, &lines, capacity, kernel)
-            }
-            for row in 0..<r.rows {
-                events.append("\(lines[row]): " + values[(row * columns.count)..<((row + 1) * columns.count)].map { "\($0.bitPattern)" }.joined(separator: " "))
-            }
-            if r.status == CFUSION_CSV_BAD_ROW.rawValue { events.append("bad \(r.bad_line) \(r.bad_start)..<\(r.bad_end)") }
-            offset = r.next
-            line = r.next_line
-            if r.status == CFUSION_CSV_END.rawValue { break }
-        }
-        return events
-    }
-
-    @Test func vectorKernelGivesTheScalarKernelsRows() {
-        // Random texts of plain, odd and bad fields, every kind of line ending, comment and blank
-        // line, both kernels in small calls: identical rows, line numbers and bad rows.
-        let tokens = ["0.918056", "-0.112500", "1e-3", "-2.5E+01", " 3 ", "\t4", "+5", "1.2.3", "nan", "inf", "", "x", "-",
-                      "0", "-0", "12345678901234567", "123456789012345.6", "1234567890123456", "0.1234567890123456", ".5",
-                      "5.", "0x10", " ", "1e400", "9007199254740993", "00000000000000000001"]
-        let separators = [",", ",", ",", ",", "\n", "\r\n", "\n#c\n", "\n\n", "\n  \n", "\r", "  ,", " ,"]
-        var rng = SplitMix64(state: 7)
-        for _ in 0..<400 {
-            var text = ""
-            for _ in 0..<Int.random(in: 0..<300, using: &rng) {
-                text += tokens.randomElement(using: &rng)! + separators.randomElement(using: &rng)!
-            }
-            var bytes = Array(text.utf8)
-            if Bool.random(using: &rng), !bytes.isEmpty { bytes.removeLast() }
-            let delimiter = Int.random(in: 0..<8, using: &rng) == 0 ? UInt8(ascii: ";") : UInt8(ascii: ",")
-            if delimiter != UInt8(ascii: ",") { bytes = bytes.map { $0 == UInt8(ascii: ",") ? delimiter : $0 } }
-            let columns: [Int32] = [[0, 1, 2], [1, 3, 5], [0, 2, 9]].randomElement(using: &rng)!
-            let width = Int.random(in: 1...3, using: &rng)
-            let capacity = Int.random(in: 1...50, using: &rng)
-            let scalar = parseAll(bytes, columns: Array(columns.prefix(width)), delimiter: delimiter, capacity: capacity, kernel: CFUSION_CSV_KERNEL_SCALAR)
-            let vector = parseAll(bytes, columns: Array(columns.prefix(width)), delimiter: delimiter, capacity: capacity, kernel: CFUSION_CSV_KERNEL_VECTOR)
-            #expect(scalar == vector, "\(text.debugDescription)")
-            if scalar != vector { break }
-        }
-    }
-
     @Test func shortFieldsOfEveryShapeEqualDoubleOfString() {
         // The 64-bit word path: 1 to 8 digits, a dot anywhere or none, a sign or none, after fields
         // of other lengths (the word holds their bytes too); each value as Double(String) reads it.

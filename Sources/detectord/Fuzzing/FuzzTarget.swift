@@ -82,7 +82,8 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         return scalar.values == nil ? .rejected : .accepted
     }
 
-    /// Both ways a CSV is described: a header with a time column, and bare columns at a rate.
+    /// Both ways a CSV is described: a header with a time column, and bare columns at a rate; then
+    /// the parser's two kernels against each other.
     private static func csv(_ bytes: [UInt8]) -> Outcome {
         let positional = CSVFormat(
             time: nil, acceleration: (.index(0), .index(1), .index(2)), angularRate: (.index(3), .index(4), .index(5)),
@@ -99,7 +100,26 @@ enum FuzzTarget: String, CaseIterable, Sendable {
             }
             if result == .accepted { outcome = .accepted }
         }
+        if let disagreement = csvKernelsDisagree(bytes) { return .violated(disagreement) }
         return outcome
+    }
+
+    /// The vector kernel must read every text as the scalar one does, with the seams between calls
+    /// wherever the input's length puts them, for each delimiter a description may name.
+    private static func csvKernelsDisagree(_ bytes: [UInt8]) -> String? {
+        let capacity = 1 + bytes.count % 37
+        return bytes.withUnsafeBytes { raw in
+            for delimiter in [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: " "), UInt8(ascii: "\t")] {
+                for columns: [Int32] in [[0, 1, 2, 3, 4, 5], [1, 3]] {
+                    let scalar = CSVRowParser.rows(raw, columns: columns, delimiter: delimiter, capacity: capacity, kernel: .scalar)
+                    let vector = CSVRowParser.rows(raw, columns: columns, delimiter: delimiter, capacity: capacity, kernel: .vector)
+                    if scalar != vector {
+                        return "the vector kernel reads the text differently from the scalar one (delimiter \(delimiter), columns \(columns), \(capacity) rows a call)"
+                    }
+                }
+            }
+            return nil
+        }
     }
 
     private static func modem(_ bytes: [UInt8]) -> Outcome {
