@@ -40,6 +40,19 @@ import Testing
         }
     }
 
+    @Test func anAbandonedMessageStaysAbandonedWhicheverWayTheClockGoes() throws {
+        try withStore { store in
+            try store.enqueue(.alert, at: 100 * s)
+            let messages = try store.due(at: 100 * s)
+            try #require(!messages.isEmpty)
+            for message in messages { try store.abandon(message, reason: "refused for good", at: 101 * s) }
+            for step in [-hour, hour, -hour] { try store.transaction { try $0.shiftPendingTimes(by: step, at: 102 * s) } }
+            #expect(try store.transaction { try $0.waiting() }.isEmpty, "abandoned, not pending again")
+            for message in messages { try store.transaction { try $0.markChannelUp(message.channel, at: 103 * s) } }
+            #expect(try store.due(at: 104 * s).isEmpty, "a channel back up does not send them")
+        }
+    }
+
     @Test func conditionsKeepHowLongTheyHaveLasted() throws {
         try withStore { store in
             try store.transaction { try $0.recordWear(isWorn: false, since: 5 * s, at: 45 * s) }

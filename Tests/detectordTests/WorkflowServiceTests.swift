@@ -71,6 +71,37 @@ import Glibc
         #expect(incidents.count == 1 && incidents.first?.sentAt != nil)
     }
 
+    /// The keychain's SOS while the disk is full: kept like the API's, told as an error, recorded
+    /// once the disk takes writes again, and its alert sent once.
+    @Test func aKeychainSOSWhileTheDiskIsFullIsRecordedLate() throws {
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        let disk = try Self.smallDisk(in: setup)
+        defer { _ = try? Self.run("/bin/umount", ["-l", disk]) }
+        let sink = try LoopbackHTTPServer(replies: [.init(status: 200)])
+        defer { sink.stop() }
+        try setup.write(replay: DaemonTestSetup.demo("walking.detrec"), loop: true, countdown: 1, webhook: sink.url, extra: """
+
+            [keychain]
+            kind = "simulated"
+            """)
+        let daemon = try setup.start(["--db", disk + "/detectord.sqlite"])
+        defer { daemon.kill9() }
+        try daemon.waitForEvent("keychain", timeout: 30) { $0.contains("state=connected") }
+        let base = try daemon.apiBase()
+        let filler = disk + "/filler"
+        Self.fill(filler)
+        #expect(try DaemonProcess.request(base + "/api/keychain/press", method: "POST", json: ["pattern": "single"]).status == 200)
+        try daemon.waitForEvent("error", timeout: 10) { $0.contains("tried again every second") }
+        Thread.sleep(forTimeInterval: 2)
+        #expect(sink.requests.isEmpty, "nothing is sent that is not recorded")
+        try FileManager.default.removeItem(atPath: filler)
+        try daemon.waitForEvent("recorded_late", timeout: 30) { $0.contains("from=keychain") }
+        try daemon.waitForEvent("transition", timeout: 30) { $0.contains("to=EMERGENCY_SENT") }
+        let alerts = RunCommandTests.messages(sink, kind: "alert")
+        #expect(alerts.count == 1 && alerts.first?.1["trigger"] as? String == "manual", "\(sink.requests.count) requests")
+    }
+
     /// The wall clock stepped under a running daemon (libfaketime in front of the real clock, the
     /// monotonic clock left alone, as NTP does to a Pi without a real-time clock): an hour forward
     /// during the countdown must not end it at once, the hour back must not add an hour to it.

@@ -131,10 +131,7 @@ final class WorkflowService: Service {
                 }
                 report(actions, at: now)
             case .failure(let error):
-                let kept = Self.mustNotBeLost(input)
-                if kept { unrecorded.withLock { $0.append((input, origin)) } }
-                let message = error.description + (kept ? "; kept in memory and tried again every second" : "")
-                hub.publish(DaemonEvent("error", at: now, severity: .error, [("message", .string(message))]))
+                let (kept, message) = unrecordable(input, origin: origin, error: error, at: now)
                 // Whoever asked (the page's SOS) learns it is taken and will happen, not that it failed.
                 reply?(kept ? .failure(FallDetectError(.deferred, message, path: error.path)) : result)
                 return
@@ -177,15 +174,28 @@ final class WorkflowService: Service {
             if case .success(let actions) = result { report(actions, at: now) }
         case .keychainPress(let press, let policy, let receivedAt):
             var decision = KeychainPressDecision(input: nil, reason: "")
+            var stateRead = false
             let result = attempt { tx in
                 let machine = try tx.workflow()
+                stateRead = true
                 decision = policy.decide(press, state: machine.state, trigger: machine.trigger)
                 return try decision.input.map { try tx.apply($0, at: now) } ?? []
             }
             if let receivedAt { pressLatencies.record(nanoseconds: MonotonicTime.nowNanoseconds() - receivedAt) }
+            if case .failure = result, !stateRead, press == policy.sos {
+                // The state could not be read: the SOS pattern stays an SOS (applied late in a
+                // state where it means nothing, it is ignored there).
+                decision = KeychainPressDecision(input: .sos(fromKeychain: true), reason: "\(press.rawValue) press: SOS (the state could not be read)")
+            }
             hub.publish(DaemonEvent("keychain_press", at: now, severity: .notice,
                                     [("pattern", .string(press.rawValue)), ("decision", .string(decision.reason))]))
-            if case .success(let actions) = result { report(actions, at: now) }
+            switch result {
+            case .success(let actions): report(actions, at: now)
+            case .failure(let error):
+                if let input = decision.input { _ = unrecordable(input, origin: "keychain", error: error, at: now) } else {
+                    hub.publish(DaemonEvent("error", at: now, severity: .error, [("message", .string(error.description))]))
+                }
+            }
         case .keychainLink(let connected, let since):
             _ = attempt { tx in
                 try tx.recordKeychainLink(connected: connected, since: since, at: now)
@@ -256,6 +266,16 @@ final class WorkflowService: Service {
         case .detection, .sos, .followUp: true
         default: false
         }
+    }
+
+    /// An input the store could not record: an emergency's start is kept for `recordLate`, and
+    /// the person and the log are told either way. Returns whether it was kept, and the message.
+    private func unrecordable(_ input: WorkflowInput, origin: String, error: FallDetectError, at now: Int64) -> (kept: Bool, message: String) {
+        let kept = Self.mustNotBeLost(input)
+        if kept { unrecorded.withLock { $0.append((input, origin)) } }
+        let message = error.description + (kept ? "; kept in memory and tried again every second" : "")
+        hub.publish(DaemonEvent("error", at: now, severity: .error, [("message", .string(message))]))
+        return (kept, message)
     }
 
     /// Tries the unrecorded inputs again, oldest first; stops at the first that still fails.
