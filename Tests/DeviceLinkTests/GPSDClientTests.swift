@@ -4,6 +4,9 @@ import Synchronization
 import TestSupport
 import Testing
 @testable import DeviceLink
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs against a real gpsd fed by gpsfake on loopback; each test has its own port.
 @Suite(.serialized) struct GPSDClientTests {
@@ -225,5 +228,82 @@ import Testing
         fake.pauseFeeding(false)
         #expect(await eventually(timeout: 10) { client.state == .connected })
         #expect(client.connectionCount == 1, "silence alone does not reconnect")
+    }
+
+    /// A "gpsd" on loopback that answers one connection with `bytes`, then hangs up or, with
+    /// `hangUp` false, stays silent until the test ends.
+    final class ScriptedGPSD: Sendable {
+        let port: Int
+        private let listener: Int32
+        private let accepted = Mutex<Int32>(-1)
+
+        init(sending bytes: String, hangUp: Bool) throws {
+            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            try #require(listener >= 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && listen(listener, 1) == 0 && getsockname(listener, $0, &length) == 0 }
+            }
+            try #require(bound)
+            self.listener = listener
+            port = Int(UInt16(bigEndian: address.sin_port))
+            Thread.detachNewThread { [self] in
+                let fd = accept(listener, nil, nil)
+                guard fd >= 0 else { return }
+                var scratch = [UInt8](repeating: 0, count: 256)
+                _ = recv(fd, &scratch, scratch.count, 0)  // the client's ?WATCH
+                _ = Array(bytes.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if hangUp { close(fd) } else { self.accepted.withLock { $0 = fd } }
+            }
+        }
+
+        func stop() {
+            close(listener)
+            accepted.withLock { if $0 >= 0 { close($0) } }
+        }
+    }
+
+    /// gpsd gone in the middle of a line: an end, and a reconnection.
+    @Test func aGpsdGoneMidLineIsAnEnd() async throws {
+        let fake = try ScriptedGPSD(sending: #"{"class":"VERSION","release":"3.22"}"# + "\n" + #"{"class":"TPV","mode":3,"la"#, hangUp: true)
+        defer { fake.stop() }
+        var configuration = GPSDClient.Configuration(host: "127.0.0.1", port: String(fake.port))
+        configuration.initialRetryDelay = 30  // the first end stays the state the test reads
+        let client = GPSDClient(configuration: configuration)
+        client.start()
+        defer { client.stop() }
+        var reason = ""
+        #expect(await eventually(timeout: 5) {
+            if case .disconnected(let why, _) = client.state { reason = why }
+            return !reason.isEmpty
+        }, "state: \(client.state)")
+        #expect(reason.contains("closed the connection"), "\(reason)")
+    }
+
+    /// A gpsd that stopped mid-line but keeps the connection: libgps says input is waiting while
+    /// it holds the part, so this was a busy loop that never counted the silence. Now: silence,
+    /// then a new connection.
+    @Test func aGpsdStuckMidLineIsSilenceAndReconnects() async throws {
+        let fake = try ScriptedGPSD(sending: #"{"class":"TPV","mode":3,"la"#, hangUp: false)
+        defer { fake.stop() }
+        var configuration = GPSDClient.Configuration(host: "127.0.0.1", port: String(fake.port))
+        configuration.silenceTimeout = 0.5
+        configuration.reconnectAfterSilence = 1.5
+        configuration.initialRetryDelay = 30
+        let client = GPSDClient(configuration: configuration)
+        client.start()
+        defer { client.stop() }
+        var silent = false
+        var reason = ""
+        #expect(await eventually(timeout: 10) {
+            if case .receiverSilent = client.state { silent = true }
+            if case .disconnected(let why, _) = client.state { reason = why }
+            return !reason.isEmpty
+        }, "state: \(client.state)")
+        #expect(silent, "said silent before giving up")
+        #expect(reason.contains("no report"), "\(reason)")
     }
 }

@@ -155,6 +155,25 @@ import Glibc
         #expect(source.condition?.recoveries == 1)
     }
 
+    /// One garbled transfer (EIO, as i2c-bcm2835 gives for a clock-stretch timeout): a fault and a
+    /// re-probe, never the end of the sensor thread.
+    @Test func aFailedTransferIsAFaultThatClears() throws {
+        let run = Run()
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion())
+        let source = run.source(Self.options())
+        var failed = false
+        try run.run(source, seconds: 3) { t in
+            if !failed, t >= 1 {
+                failed = true
+                run.bus.failOnce(.transferFailed, at: 0x68)
+            }
+        }
+        #expect(source.condition?.fault == nil)
+        #expect(source.condition?.recoveries == 1)
+        #expect(run.log.notices.withLock { $0 }.contains { $0.contains("the transfer failed") })
+        #expect(run.samples.filter { $0.timestampNanoseconds > run.clock.nowNanoseconds() - 1_000_000_000 }.count > 180)
+    }
+
     /// The thread was kept from draining for 10 s: the FIFO overflowed, was reset, and the break
     /// is one gap worth the 10 s — never stitched.
     @Test func anOverflowIsResetAndRecordedAsAGapOfItsLength() throws {

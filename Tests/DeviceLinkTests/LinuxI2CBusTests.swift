@@ -45,7 +45,8 @@ import Glibc
 
     @Test(arguments: [
         (EREMOTEIO, I2CError.Kind.deviceGone), (ENXIO, .deviceGone), (ENODEV, .deviceGone),
-        (ETIMEDOUT, .busHung), (EBUSY, .busHung), (EAGAIN, .arbitrationLost), (ENOTTY, .other), (ENOENT, .other),
+        (ETIMEDOUT, .busHung), (EBUSY, .busHung), (EAGAIN, .arbitrationLost), (EIO, .transferFailed), (EPROTO, .transferFailed),
+        (ENOTTY, .other), (ENOENT, .other),
     ])
     func errnosMeanWhatTheKernelSays(errno: Int32, kind: I2CError.Kind) {
         let error = I2CError(errno: errno, bus: "b", operation: "o")

@@ -129,7 +129,9 @@ public final class GPSDClient: GNSSSource {
             if session.waitForInput(timeoutMicroseconds: 250_000) {
                 switch session.read() {
                 case .nothing:
-                    continue
+                    // Part of a line and no more yet: libgps's wait answers at once while it holds
+                    // one, so a gpsd stuck mid-line would keep this loop busy for ever.
+                    session.waitForSocket(timeoutMicroseconds: 250_000)
                 case .closed(let errno):
                     return errno == 0 ? "gpsd closed the connection" : String(cString: strerror(errno))
                 case .report(let raw, let satellitesUsed):
@@ -146,13 +148,13 @@ public final class GPSDClient: GNSSSource {
                     }
                     if let fix { continuation.yield(fix) }
                 }
-            } else {
-                let silence = Double(MonotonicTime.nowNanoseconds() - lastReport) / 1e9
-                if silence > configuration.reconnectAfterSilence {
-                    return "no report for \(Int(silence)) s"
-                }
-                if silence > configuration.silenceTimeout { set(.receiverSilent(seconds: silence)) }
             }
+            // Every pass, so that bytes that never make a report count as silence too.
+            let silence = Double(MonotonicTime.nowNanoseconds() - lastReport) / 1e9
+            if silence > configuration.reconnectAfterSilence {
+                return "no report for \(Int(silence)) s"
+            }
+            if silence > configuration.silenceTimeout { set(.receiverSilent(seconds: silence)) }
         }
         return "stopped"
     }

@@ -1,4 +1,7 @@
 import CGPS
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An open session with gpsd through libgps. The `gps_data_t` is large and libgps keeps pointers
 /// into it, so it lives in one heap allocation owned by this class and is never copied.
@@ -55,6 +58,13 @@ extension GPSDConnection {
     /// Waits up to `timeoutMicroseconds` for input; true when a read will not block.
     public func waitForInput(timeoutMicroseconds: Int32) -> Bool {
         gps_waiting(data, timeoutMicroseconds)
+    }
+
+    /// Waits up to `timeoutMicroseconds` for the socket itself. libgps's own wait answers at once
+    /// while it holds part of a line, so after a read that brought nothing it is no wait at all.
+    public func waitForSocket(timeoutMicroseconds: Int32) {
+        var fds = [pollfd(fd: data.pointee.gps_fd, events: Int16(POLLIN), revents: 0)]
+        _ = poll(&fds, 1, timeoutMicroseconds / 1000)
     }
 
     public func read() -> ReadResult {

@@ -15,6 +15,9 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
         case busHung
         /// Another master won arbitration (EAGAIN): try again.
         case arbitrationLost
+        /// The transfer went wrong midway (EIO, EPROTO, EBADMSG): i2c-bcm2835 gives EIO for a
+        /// clock-stretch timeout or a short transfer, what noise or a loose connector causes.
+        case transferFailed
         /// Anything else (no such bus, not an I2C device, unsupported transfer).
         case other
     }
@@ -38,6 +41,7 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
         case EREMOTEIO, ENXIO, ENODEV, ESHUTDOWN: .deviceGone
         case ETIMEDOUT, EBUSY: .busHung
         case EAGAIN: .arbitrationLost
+        case EIO, EPROTO, EBADMSG: .transferFailed
         default: .other
         }
     }
@@ -45,7 +49,8 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The device stopped answering (unplugged, NACK) rather than a bus or programming fault.
     public var isDeviceGone: Bool { kind == .deviceGone }
 
-    /// A fault that may clear by itself (unplug, hung bus, arbitration): back off and re-probe.
+    /// A fault that may clear by itself (unplug, hung bus, arbitration, a garbled transfer): back
+    /// off and re-probe.
     public var isTransient: Bool { kind != .other }
 
     public var description: String {
@@ -57,6 +62,7 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
             case .deviceGone: "; no device answered (unplugged or wrong address?)"
             case .busHung: "; the bus is hung"
             case .arbitrationLost: "; arbitration lost"
+            case .transferFailed: "; the transfer failed (noise or a loose connector?)"
             case .other: ""
             }
         return "\(place): \(operation): \(String(cString: strerror(errno))) (errno \(errno))\(meaning)"

@@ -75,7 +75,11 @@ public final class I2CSensorSource: SensorSource {
                     if case .bus(let busError) = error, !busError.isTransient {
                         throw FallDetectError(.io, busError.description, path: options.busPath, errno: busError.errno)
                     }
-                    if case .wrongIdentity = error { throw FallDetectError(.invalidArgument, error.description, path: options.busPath) }
+                    // A wrong identity at the start is a wrong setting; after a loss it is as
+                    // likely a garbled read of the chip that was there, so it is looked for again.
+                    if case .wrongIdentity = error, lostBecause == nil {
+                        throw FallDetectError(.invalidArgument, error.description, path: options.busPath)
+                    }
                     if case .unsupported = error { throw FallDetectError(.invalidArgument, error.description, path: options.busPath) }
                     let fault = error.description
                     let changed = state.withLock { s in

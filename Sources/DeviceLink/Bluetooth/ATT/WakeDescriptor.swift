@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,6 +7,9 @@ import Glibc
 final class WakeDescriptor: Sendable {
     let readable: Int32
     private let writable: Int32
+    /// Set by `close()`. A signal can come after it (a caller closing a bearer that already
+    /// ended), and must not write to a descriptor number another thread may have opened since.
+    private let closed = Mutex(false)
 
     init() throws(ATTError) {
         var fds: [Int32] = [-1, -1]
@@ -20,8 +24,11 @@ final class WakeDescriptor: Sendable {
 
     /// A full pipe already means "wake up", so a failed write needs nothing more.
     func signal() {
-        var one: UInt8 = 1
-        _ = write(writable, &one, 1)
+        closed.withLock { closed in
+            guard !closed else { return }
+            var one: UInt8 = 1
+            _ = write(writable, &one, 1)
+        }
     }
 
     func drain() {
@@ -29,8 +36,13 @@ final class WakeDescriptor: Sendable {
         while read(readable, &scratch, scratch.count) > 0 {}
     }
 
+    /// Closes both ends once; later calls and signals do nothing.
     func close() {
-        Glibc.close(readable)
-        Glibc.close(writable)
+        closed.withLock { closed in
+            guard !closed else { return }
+            closed = true
+            Glibc.close(readable)
+            Glibc.close(writable)
+        }
     }
 }

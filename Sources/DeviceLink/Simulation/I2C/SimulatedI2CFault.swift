@@ -13,12 +13,15 @@ public enum SimulatedI2CFault: Sendable, Equatable {
     case hungBus
     /// Another master won arbitration: EAGAIN.
     case arbitrationLost
+    /// A clock-stretch timeout or a short transfer: EIO.
+    case transferFailed
 
     var errno: Int32 {
         switch self {
         case .nack, .unplugged: EREMOTEIO
         case .hungBus: ETIMEDOUT
         case .arbitrationLost: EAGAIN
+        case .transferFailed: EIO
         }
     }
 }
