@@ -176,25 +176,34 @@ import Testing
         }
     }
 
-    @Test func theAllClearGoesToWhoeverWasToldAndStopsPendingRetries() throws {
+    /// Told, perhaps told (an attempt failed, but an SMS may arrive without its report) and never
+    /// tried: the all clear goes to the first two, and to the third only if the alert that was on
+    /// its way when the wearer cancelled arrives after all.
+    @Test func theAllClearGoesToWhoeverWasOrMayHaveBeenToldAndStopsPendingRetries() throws {
         try withStore { path in
             let store = try WorkflowStore(path: path)
             try store.saveContact(Contact(name: "Told", phone: "+33612345678"))
-            try store.saveContact(Contact(name: "Unreached", phone: "+33698765432"))
+            try store.saveContact(Contact(name: "Perhaps", phone: "+33698765432"))
+            try store.saveContact(Contact(name: "On its way", phone: "+33611111111"))
             try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
             try store.apply(.detection(.automaticFall), at: 0)
             try store.apply(.tick, at: 120 * s)
             let due = try store.due(at: 120 * s)
             try store.delivered(try #require(due.first { $0.recipient == "+33612345678" }), at: 121 * s)
             try store.failed(try #require(due.first { $0.recipient == "+33698765432" }), retryAfter: 30, at: 121 * s)
+            let onItsWay = try #require(due.first { $0.recipient == "+33611111111" })
             try store.setSetting("pinHash", PINHasher.hash("2468"))
             try store.apply(.disarm(.correct), at: 130 * s)
             try store.apply(.cancel, at: 131 * s)
 
-            let later = try store.due(at: 10_000 * s)
-            #expect(later.filter { $0.kind == "all_clear" }.map(\.recipient).sorted() == ["+33612345678", "log"])
-            #expect(!later.contains { $0.kind == "alert" }, "the unreached contact's alert is not retried after the all clear")
+            var later = try store.due(at: 10_000 * s)
+            #expect(later.filter { $0.kind == "all_clear" }.map(\.recipient).sorted() == ["+33612345678", "+33698765432", "log"])
+            #expect(!later.contains { $0.kind == "alert" }, "no alert is retried after the all clear")
             #expect(try store.journal().contains { $0.type == "undeliverable" && $0.payload.hasSuffix("superseded by the all clear") })
+
+            try store.delivered(onItsWay, at: 132 * s)
+            later = try store.due(at: 10_000 * s)
+            #expect(later.filter { $0.kind == "all_clear" }.map(\.recipient).sorted() == ["+33611111111", "+33612345678", "+33698765432", "log"])
         }
     }
 

@@ -106,14 +106,17 @@ public struct WorkflowTransaction {
         var recipients = [Self.localLog] + (try contacts()).map({ ($0.channel, $0.phone.e164) })
         if kind == .notWorn || kind == .keychainLost { recipients = try wearerRecipients() }
         if kind == .allClear {
-            // An alert still waiting for its retry must not arrive after the all clear, and whoever
-            // never heard of the emergency needs no all clear.
+            // Whoever never heard of the emergency needs no all clear; told includes perhaps told,
+            // as an attempt that failed may still have arrived (an SMS whose report is late, a
+            // webhook that timed out after the receiver took it). Counted before the abandoning
+            // below, which counts as an attempt.
+            let notified = Set(try String.fetchAll(db, sql: "SELECT DISTINCT recipient FROM outbox WHERE deliveredAt IS NOT NULL OR attempts > 0"))
+            recipients = recipients.filter { $0.1 == Self.localLog.address || notified.contains($0.1) }
+            // An alert still waiting for its retry must not arrive after the all clear.
             let pending = try OutboxMessage.fetchAll(
                 db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts, test FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ?",
                 arguments: [Int64.max])
             for message in pending { try abandon(message, reason: "superseded by the all clear", at: now) }
-            let notified = Set(try String.fetchAll(db, sql: "SELECT DISTINCT recipient FROM outbox WHERE deliveredAt IS NOT NULL"))
-            recipients = recipients.filter { $0.1 == Self.localLog.address || notified.contains($0.1) }
         }
         let isTest = try workflow().trigger == .test
         for recipient in recipients {
@@ -173,8 +176,23 @@ public struct WorkflowTransaction {
         try db.execute(sql: "UPDATE outbox SET deliveredAt = ?, attempts = attempts + 1 WHERE id = ? AND deliveredAt IS NULL", arguments: [now, message.id])
         guard db.changesCount == 1 else { return [] }
         try note("delivered", message.idempotencyKey, at: now)
+        try followWithAllClear(message, at: now)
         guard message.recipient != Self.localLog.address, let kind = MessageKind(rawValue: message.kind) else { return [] }
         return try apply(.delivered(kind), at: now)
+    }
+
+    /// An alert that was on its way when the all clear was queued (no attempt finished, so its
+    /// recipient was not counted as told) and arrived after all: the all clear goes to them too.
+    private func followWithAllClear(_ message: OutboxMessage, at now: Int64) throws {
+        guard message.kind == MessageKind.alert.rawValue,
+            let key = try String.fetchOne(
+                db, sql: "SELECT idempotencyKey FROM outbox WHERE kind = ? AND id > ? ORDER BY id DESC LIMIT 1",
+                arguments: [MessageKind.allClear.rawValue, message.id]),
+            let sequence = key.split(separator: "-").dropFirst().first
+        else { return }
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO outbox(idempotencyKey, kind, channel, recipient, createdAt, nextAttemptAt, priority, test) SELECT ?, kind, ?, ?, ?, ?, priority, test FROM outbox WHERE idempotencyKey = ?",
+            arguments: ["msg-\(sequence)-\(message.channel)-\(message.recipient)", message.channel, message.recipient, now, now, key])
     }
 
     /// Gives up on a message that can never be delivered (no such channel, a number the network
