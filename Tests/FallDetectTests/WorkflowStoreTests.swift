@@ -207,6 +207,20 @@ import Testing
         }
     }
 
+    @Test func aContactRowThatNoLongerReadsIsSkippedNotEveryone() throws {
+        try withStore { path in
+            let store = try WorkflowStore(path: path)
+            try store.saveContact(Contact(name: "Broken", phone: "+33612345678"))
+            try store.saveContact(Contact(name: "Fine", phone: "+33698765432"))
+            try store.transaction { try $0.db.execute(sql: "UPDATE contact SET phone = 'call me' WHERE name = 'Broken'") }
+            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+            try store.apply(.detection(.automaticFall), at: 0)
+            try store.apply(.tick, at: 120 * s)
+            #expect(try store.due(at: 120 * s).filter { $0.kind == "alert" }.map(\.recipient).sorted() == ["+33698765432", "log"])
+            #expect(try store.journal().contains { $0.type == "contact_unreadable" && $0.payload.contains("call me") })
+        }
+    }
+
     @Test func aFileThatIsNotADatabaseIsAClearError() throws {
         try withStore { path in
             try "not sqlite".write(toFile: path, atomically: true, encoding: .utf8)

@@ -71,6 +71,28 @@ import Glibc
         #expect(incidents.count == 1 && incidents.first?.sentAt != nil)
     }
 
+    /// The disk fills during the countdown: its end cannot be recorded, which the person and the
+    /// log are told (not a silent countdown stuck at zero), and the alert goes once it can.
+    @Test func aDiskThatFillsDuringTheCountdownIsToldAndTheAlertGoesLater() throws {
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        let disk = try Self.smallDisk(in: setup)
+        defer { _ = try? Self.run("/bin/umount", ["-l", disk]) }
+        let sink = try LoopbackHTTPServer(replies: [.init(status: 200)])
+        defer { sink.stop() }
+        try setup.write(replay: DaemonTestSetup.demo("forward-fall.detrec"), speed: 2, countdown: 3, webhook: sink.url)
+        let daemon = try setup.start(["--db", disk + "/detectord.sqlite"])
+        defer { daemon.kill9() }
+        try daemon.waitForEvent("transition", timeout: 90) { $0.contains("to=ALERT_COUNTDOWN") }
+        let filler = disk + "/filler"
+        Self.fill(filler)
+        try daemon.waitForEvent("error", timeout: 15) { $0.contains("wait until the store takes writes again") }
+        #expect(sink.requests.isEmpty, "nothing is sent that is not recorded")
+        try FileManager.default.removeItem(atPath: filler)
+        try daemon.waitForEvent("transition", timeout: 30) { $0.contains("to=EMERGENCY_SENT") }
+        #expect(RunCommandTests.messages(sink, kind: "alert").count == 1, "\(sink.requests.count) requests")
+    }
+
     /// The keychain's SOS while the disk is full: kept like the API's, told as an error, recorded
     /// once the disk takes writes again, and its alert sent once.
     @Test func aKeychainSOSWhileTheDiskIsFullIsRecordedLate() throws {

@@ -19,10 +19,10 @@ extension WorkflowTransaction {
 
     /// The wearer, on every channel the contacts are reached by (the log always): the wearer is
     /// reached the way the device reaches anyone.
-    func wearerRecipients() throws -> [(String, String)] {
+    func wearerRecipients(channelsOf contacts: [Contact]) throws -> [(String, String)] {
         guard let person = try workflow().person else { return [Self.localLog] }
         var channels: [String] = []
-        for contact in try contacts() where contact.channel != Self.localLog.channel && !channels.contains(contact.channel) {
+        for contact in contacts where contact.channel != Self.localLog.channel && !channels.contains(contact.channel) {
             channels.append(contact.channel)
         }
         return [Self.localLog] + channels.map { ($0, person.phone.e164) }

@@ -30,6 +30,21 @@ public struct WorkflowTransaction {
         try Contact.fetchAll(db, sql: "SELECT name, phone, channel FROM contact ORDER BY id")
     }
 
+    /// The contacts a message goes to. A stored row that no longer reads (edited by hand, written
+    /// by a broken version) is skipped and journalled: one bad row must not leave everyone untold.
+    func readableContacts(at now: Int64) throws -> [Contact] {
+        var readable: [Contact] = []
+        for row in try Row.fetchAll(db, sql: "SELECT id, name, phone, channel FROM contact ORDER BY id") {
+            do {
+                readable.append(try Contact(row: row))
+            } catch {
+                let id: Int64 = row["id"]
+                try note("contact_unreadable", "contact \(id): \(error); not told", at: now)
+            }
+        }
+        return readable
+    }
+
     /// Adds or replaces (by phone number) a contact, at most `limit` of them. Once a PIN is set, set-up
     /// is complete and changing who gets told needs the PIN, so nobody can quietly remove a guardian.
     public func saveContact(_ contact: Contact, pin: String? = nil, limit: Int = 5, at now: Int64 = 0) throws {
@@ -103,8 +118,9 @@ public struct WorkflowTransaction {
     private func queue(_ kind: MessageKind, at now: Int64) throws {
         let sequence = (try setting("messageSequence", as: Int.self) ?? 0) + 1
         try setSetting("messageSequence", sequence)
-        var recipients = [Self.localLog] + (try contacts()).map({ ($0.channel, $0.phone.e164) })
-        if kind == .notWorn || kind == .keychainLost { recipients = try wearerRecipients() }
+        let contacts = try readableContacts(at: now)
+        var recipients = [Self.localLog] + contacts.map({ ($0.channel, $0.phone.e164) })
+        if kind == .notWorn || kind == .keychainLost { recipients = try wearerRecipients(channelsOf: contacts) }
         if kind == .allClear {
             // Whoever never heard of the emergency needs no all clear; told includes perhaps told,
             // as an attempt that failed may still have arrived (an SMS whose report is late, a

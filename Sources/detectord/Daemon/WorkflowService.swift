@@ -34,6 +34,9 @@ final class WorkflowService: Service {
     /// When positions are next pruned: once a minute is enough for a retention of an hour or
     /// more, and spares the 1 s tick a DELETE.
     private let nextPrune = Mutex<Int64>(0)
+    /// The last failure a tick met and when it was told: a tick that keeps failing (a full disk
+    /// during a countdown) is told once a minute, not every second, and never not at all.
+    private let tickFailure = Mutex<(message: String, toldAt: Int64)?>(nil)
     /// Notices the wall clock being set, so the pending deadlines can move with it.
     private let clock = Mutex(WallClockWatch())
     /// Press-to-decision times of keychain presses, for `bench --keychain` and the metrics.
@@ -232,7 +235,22 @@ final class WorkflowService: Service {
                 if let retention { try tx.prunePositions(recordedBefore: now &- Int64(retention * 1e9), at: now) }
                 return actions
             }
-            if case .success(let actions) = result { report(actions, at: now) }
+            switch result {
+            case .success(let actions):
+                tickFailure.withLock { $0 = nil }
+                report(actions, at: now)
+            case .failure(let error):
+                let tell = tickFailure.withLock { last -> Bool in
+                    if let told = last, told.message == error.description, now >= told.toldAt, now - told.toldAt < 60_000_000_000 { return false }
+                    last = (error.description, now)
+                    return true
+                }
+                if tell {
+                    hub.publish(DaemonEvent("error", at: now, severity: .error, [
+                        ("message", .string("\(error); the countdown, reminders and retries wait until the store takes writes again")),
+                    ]))
+                }
+            }
         }
     }
 
