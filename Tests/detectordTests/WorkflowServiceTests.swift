@@ -30,6 +30,18 @@ import Glibc
         return disk
     }
 
+    /// A daemon set-up with its database's folder on an 8 MiB tmpfs and a webhook receiver;
+    /// everything is taken down after `body`.
+    static func withSmallDisk(_ body: (DaemonTestSetup, _ disk: String, LoopbackHTTPServer) throws -> Void) throws {
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        let disk = try smallDisk(in: setup)
+        defer { _ = try? run("/bin/umount", ["-l", disk]) }
+        let sink = try LoopbackHTTPServer(replies: [.init(status: 200)])
+        defer { sink.stop() }
+        try body(setup, disk, sink)
+    }
+
     /// Writes zeros until the file system says it is full.
     static func fill(_ path: String) {
         let fd = open(path, O_WRONLY | O_CREAT, 0o600)
@@ -42,86 +54,74 @@ import Glibc
     }
 
     @Test func aFallAndAnSOSWhileTheDiskIsFullAreRecordedLateAndOneAlertGoesOut() throws {
-        let setup = try DaemonTestSetup()
-        defer { setup.remove() }
-        let disk = try Self.smallDisk(in: setup)
-        defer { _ = try? Self.run("/bin/umount", ["-l", disk]) }
-        let sink = try LoopbackHTTPServer(replies: [.init(status: 200)])
-        defer { sink.stop() }
-        try setup.write(replay: DaemonTestSetup.demo("forward-fall.detrec"), speed: 2, webhook: sink.url)
-        let daemon = try setup.start(["--db", disk + "/detectord.sqlite", "--exit-when-idle"])
-        try daemon.waitForEvent("api", timeout: 30)
-        let filler = disk + "/filler"
-        Self.fill(filler)
-        try daemon.waitForEvent("detection", timeout: 90) { $0.contains("kind=fall") }
-        try daemon.waitForEvent("error", timeout: 30) { $0.contains("tried again every second") }
-        // The wearer's own SOS meanwhile is taken (202, pending), not refused.
-        let sos = try DaemonProcess.request(try daemon.apiBase() + "/api/sos", method: "POST", json: [:])
-        #expect(sos.status == 202 && sos.body["pending"] as? Bool == true, "\(sos.status) \(sos.text)")
-        Thread.sleep(forTimeInterval: 2)
-        #expect(daemon.isRunning, "the daemon goes on")
-        #expect(sink.requests.isEmpty, "nothing is sent that is not recorded")
-        try FileManager.default.removeItem(atPath: filler)
-        try daemon.waitForEvent("recorded_late", timeout: 30) { $0.contains("detection_automatic_fall") }
-        try daemon.waitForEvent("recorded_late", timeout: 30) { $0.contains("from=api") }
-        try daemon.waitForEvent("transition", timeout: 60) { $0.contains("to=EMERGENCY_SENT") }
-        #expect(daemon.waitForExit(timeout: 90), "\(daemon.logLines.suffix(20).joined(separator: "\n"))")
-        #expect(RunCommandTests.messages(sink, kind: "alert").count == 1, "\(sink.requests.count) requests")
-        let incidents = try WorkflowStore(path: disk + "/detectord.sqlite").incidents()
-        #expect(incidents.count == 1 && incidents.first?.sentAt != nil)
+        try Self.withSmallDisk { setup, disk, sink in
+            try setup.write(replay: DaemonTestSetup.demo("forward-fall.detrec"), speed: 2, webhook: sink.url)
+            let daemon = try setup.start(["--db", disk + "/detectord.sqlite", "--exit-when-idle"])
+            try daemon.waitForEvent("api", timeout: 30)
+            let filler = disk + "/filler"
+            Self.fill(filler)
+            try daemon.waitForEvent("detection", timeout: 90) { $0.contains("kind=fall") }
+            try daemon.waitForEvent("error", timeout: 30) { $0.contains("tried again every second") }
+            // The wearer's own SOS meanwhile is taken (202, pending), not refused.
+            let sos = try DaemonProcess.request(try daemon.apiBase() + "/api/sos", method: "POST", json: [:])
+            #expect(sos.status == 202 && sos.body["pending"] as? Bool == true, "\(sos.status) \(sos.text)")
+            Thread.sleep(forTimeInterval: 2)
+            #expect(daemon.isRunning, "the daemon goes on")
+            #expect(sink.requests.isEmpty, "nothing is sent that is not recorded")
+            try FileManager.default.removeItem(atPath: filler)
+            try daemon.waitForEvent("recorded_late", timeout: 30) { $0.contains("detection_automatic_fall") }
+            try daemon.waitForEvent("recorded_late", timeout: 30) { $0.contains("from=api") }
+            try daemon.waitForEvent("transition", timeout: 60) { $0.contains("to=EMERGENCY_SENT") }
+            #expect(daemon.waitForExit(timeout: 90), "\(daemon.logLines.suffix(20).joined(separator: "\n"))")
+            #expect(RunCommandTests.messages(sink, kind: "alert").count == 1, "\(sink.requests.count) requests")
+            let incidents = try WorkflowStore(path: disk + "/detectord.sqlite").incidents()
+            #expect(incidents.count == 1 && incidents.first?.sentAt != nil)
+        }
     }
 
     /// The disk fills during the countdown: its end cannot be recorded, which the person and the
     /// log are told (not a silent countdown stuck at zero), and the alert goes once it can.
     @Test func aDiskThatFillsDuringTheCountdownIsToldAndTheAlertGoesLater() throws {
-        let setup = try DaemonTestSetup()
-        defer { setup.remove() }
-        let disk = try Self.smallDisk(in: setup)
-        defer { _ = try? Self.run("/bin/umount", ["-l", disk]) }
-        let sink = try LoopbackHTTPServer(replies: [.init(status: 200)])
-        defer { sink.stop() }
-        try setup.write(replay: DaemonTestSetup.demo("forward-fall.detrec"), speed: 2, countdown: 3, webhook: sink.url)
-        let daemon = try setup.start(["--db", disk + "/detectord.sqlite"])
-        defer { daemon.kill9() }
-        try daemon.waitForEvent("transition", timeout: 90) { $0.contains("to=ALERT_COUNTDOWN") }
-        let filler = disk + "/filler"
-        Self.fill(filler)
-        try daemon.waitForEvent("error", timeout: 15) { $0.contains("wait until the store takes writes again") }
-        #expect(sink.requests.isEmpty, "nothing is sent that is not recorded")
-        try FileManager.default.removeItem(atPath: filler)
-        try daemon.waitForEvent("transition", timeout: 30) { $0.contains("to=EMERGENCY_SENT") }
-        #expect(RunCommandTests.messages(sink, kind: "alert").count == 1, "\(sink.requests.count) requests")
+        try Self.withSmallDisk { setup, disk, sink in
+            try setup.write(replay: DaemonTestSetup.demo("forward-fall.detrec"), speed: 2, countdown: 3, webhook: sink.url)
+            let daemon = try setup.start(["--db", disk + "/detectord.sqlite"])
+            defer { daemon.kill9() }
+            try daemon.waitForEvent("transition", timeout: 90) { $0.contains("to=ALERT_COUNTDOWN") }
+            let filler = disk + "/filler"
+            Self.fill(filler)
+            try daemon.waitForEvent("error", timeout: 15) { $0.contains("wait until the store takes writes again") }
+            #expect(sink.requests.isEmpty, "nothing is sent that is not recorded")
+            try FileManager.default.removeItem(atPath: filler)
+            try daemon.waitForEvent("transition", timeout: 30) { $0.contains("to=EMERGENCY_SENT") }
+            #expect(RunCommandTests.messages(sink, kind: "alert").count == 1, "\(sink.requests.count) requests")
+        }
     }
 
     /// The keychain's SOS while the disk is full: kept like the API's, told as an error, recorded
     /// once the disk takes writes again, and its alert sent once.
     @Test func aKeychainSOSWhileTheDiskIsFullIsRecordedLate() throws {
-        let setup = try DaemonTestSetup()
-        defer { setup.remove() }
-        let disk = try Self.smallDisk(in: setup)
-        defer { _ = try? Self.run("/bin/umount", ["-l", disk]) }
-        let sink = try LoopbackHTTPServer(replies: [.init(status: 200)])
-        defer { sink.stop() }
-        try setup.write(replay: DaemonTestSetup.demo("walking.detrec"), loop: true, countdown: 1, webhook: sink.url, extra: """
+        try Self.withSmallDisk { setup, disk, sink in
+            try setup.write(replay: DaemonTestSetup.demo("walking.detrec"), loop: true, countdown: 1, webhook: sink.url, extra: """
 
-            [keychain]
-            kind = "simulated"
-            """)
-        let daemon = try setup.start(["--db", disk + "/detectord.sqlite"])
-        defer { daemon.kill9() }
-        try daemon.waitForEvent("keychain", timeout: 30) { $0.contains("state=connected") }
-        let base = try daemon.apiBase()
-        let filler = disk + "/filler"
-        Self.fill(filler)
-        #expect(try DaemonProcess.request(base + "/api/keychain/press", method: "POST", json: ["pattern": "single"]).status == 200)
-        try daemon.waitForEvent("error", timeout: 10) { $0.contains("tried again every second") }
-        Thread.sleep(forTimeInterval: 2)
-        #expect(sink.requests.isEmpty, "nothing is sent that is not recorded")
-        try FileManager.default.removeItem(atPath: filler)
-        try daemon.waitForEvent("recorded_late", timeout: 30) { $0.contains("from=keychain") }
-        try daemon.waitForEvent("transition", timeout: 30) { $0.contains("to=EMERGENCY_SENT") }
-        let alerts = RunCommandTests.messages(sink, kind: "alert")
-        #expect(alerts.count == 1 && alerts.first?.1["trigger"] as? String == "manual", "\(sink.requests.count) requests")
+                [keychain]
+                kind = "simulated"
+                """)
+            let daemon = try setup.start(["--db", disk + "/detectord.sqlite"])
+            defer { daemon.kill9() }
+            try daemon.waitForEvent("keychain", timeout: 30) { $0.contains("state=connected") }
+            let base = try daemon.apiBase()
+            let filler = disk + "/filler"
+            Self.fill(filler)
+            #expect(try DaemonProcess.request(base + "/api/keychain/press", method: "POST", json: ["pattern": "single"]).status == 200)
+            try daemon.waitForEvent("error", timeout: 10) { $0.contains("tried again every second") }
+            Thread.sleep(forTimeInterval: 2)
+            #expect(sink.requests.isEmpty, "nothing is sent that is not recorded")
+            try FileManager.default.removeItem(atPath: filler)
+            try daemon.waitForEvent("recorded_late", timeout: 30) { $0.contains("from=keychain") }
+            try daemon.waitForEvent("transition", timeout: 30) { $0.contains("to=EMERGENCY_SENT") }
+            let alerts = RunCommandTests.messages(sink, kind: "alert")
+            #expect(alerts.count == 1 && alerts.first?.1["trigger"] as? String == "manual", "\(sink.requests.count) requests")
+        }
     }
 
     /// The wall clock stepped under a running daemon (libfaketime in front of the real clock, the
