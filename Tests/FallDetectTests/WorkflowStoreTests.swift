@@ -207,6 +207,27 @@ import Testing
         }
     }
 
+    /// A database made anew, or a copy in memory that is never written back, starts its message
+    /// sequence again: the keys must still be new to a receiver that remembers every key.
+    @Test func messageKeysAreNewInANewDatabaseAndInACopyInMemory() throws {
+        try withStore { path in
+            func firstAlertKey(_ store: WorkflowStore) throws -> String {
+                try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+                try store.apply(.detection(.automaticFall), at: 0)
+                try store.apply(.tick, at: 120 * s)
+                return try #require(try store.due(at: 120 * s).first { $0.kind == "alert" && $0.recipient == "+33612345678" }).idempotencyKey
+            }
+            let file = try WorkflowStore(path: path)
+            try file.saveContact(Contact(name: "Told", phone: "+33612345678"))
+            let copy = try WorkflowStore.inMemoryCopy(of: path)
+            let anew = try WorkflowStore(path: path + "-anew.sqlite")
+            try anew.saveContact(Contact(name: "Told", phone: "+33612345678"))
+            let keys = try [file, copy, anew].map(firstAlertKey)
+            #expect(keys.allSatisfy { $0.hasPrefix("msg-1-sms-+33612345678-") }, "\(keys)")
+            #expect(Set(keys).count == 3, "\(keys)")
+        }
+    }
+
     @Test func aContactRowThatNoLongerReadsIsSkippedNotEveryone() throws {
         try withStore { path in
             let store = try WorkflowStore(path: path)

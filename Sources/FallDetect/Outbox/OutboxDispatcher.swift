@@ -212,7 +212,7 @@ public final class OutboxDispatcher {
         func position(_ p: StoredPosition) -> EmergencyPayload.Position {
             EmergencyPayload.Position(latitude: p.latitude, longitude: p.longitude, accuracy: p.accuracy, trusted: true)
         }
-        // Keys read msg-<sequence>-<channel>-<recipient>.
+        // Keys read msg-<sequence>-<channel>-<recipient>[-<tag>].
         let sequence = Int(message.idempotencyKey.split(separator: "-").dropFirst().first ?? "") ?? 0
         return EmergencyPayload(
             kind: MessageKind(rawValue: message.kind) ?? .alert, text: text, trigger: machine.trigger, isTest: options.isTest || message.isTest,

@@ -54,6 +54,8 @@ public final class WorkflowStore: Sendable {
                 }
             }
             try migrator.migrate(memory)
+            // What this copy sends is forgotten with it: its keys must not be the file's next ones.
+            try memory.write { try WorkflowTransaction(db: $0).setSetting(WorkflowTransaction.messageKeyTag, WorkflowTransaction.freshMessageKeyTag()) }
             return WorkflowStore(path: path, memory: memory)
         } catch {
             throw FallDetectError(.io, "cannot copy the workflow database into memory: \(error)", path: path)

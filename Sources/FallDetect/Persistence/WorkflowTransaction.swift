@@ -138,9 +138,25 @@ public struct WorkflowTransaction {
         for recipient in recipients {
             try db.execute(
                 sql: "INSERT OR IGNORE INTO outbox(idempotencyKey, kind, channel, recipient, createdAt, nextAttemptAt, priority, test) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                arguments: ["msg-\(sequence)-\(recipient.0)-\(recipient.1)", kind.rawValue, recipient.0, recipient.1, now, now, kind.deliveryPriority, isTest])
+                arguments: [try messageKey(sequence, recipient.0, recipient.1), kind.rawValue, recipient.0, recipient.1, now, now, kind.deliveryPriority, isTest])
         }
     }
+
+    /// `msg-<sequence>-<channel>-<recipient>-<tag>`. Receivers drop a key they have seen; the
+    /// sequence starts again in a database made anew or a copy in memory that is never written
+    /// back, so the tag, random per database and per copy, keeps a new alert's key new.
+    func messageKey(_ sequence: Int, _ channel: String, _ recipient: String) throws -> String {
+        let tag = try setting(Self.messageKeyTag, as: String.self) ?? {
+            let fresh = Self.freshMessageKeyTag()
+            try setSetting(Self.messageKeyTag, fresh)
+            return fresh
+        }()
+        return "msg-\(sequence)-\(channel)-\(recipient)-\(tag)"
+    }
+
+    static let messageKeyTag = "messageKeyTag"
+
+    static func freshMessageKeyTag() -> String { String(UInt32.random(in: .min ... .max), radix: 16) }
 
     // MARK: Journal
 
@@ -208,7 +224,7 @@ public struct WorkflowTransaction {
         else { return }
         try db.execute(
             sql: "INSERT OR IGNORE INTO outbox(idempotencyKey, kind, channel, recipient, createdAt, nextAttemptAt, priority, test) SELECT ?, kind, ?, ?, ?, ?, priority, test FROM outbox WHERE idempotencyKey = ?",
-            arguments: ["msg-\(sequence)-\(message.channel)-\(message.recipient)", message.channel, message.recipient, now, now, key])
+            arguments: [try messageKey(Int(sequence) ?? 0, message.channel, message.recipient), message.channel, message.recipient, now, now, key])
     }
 
     /// Gives up on a message that can never be delivered (no such channel, a number the network
