@@ -53,6 +53,42 @@ import Testing
         }
     }
 
+    /// Restarted on a clock behind what the database recorded (a Pi without a battery-backed
+    /// clock, before NTP): the countdown and a retry keep the time they had left, NTP's step later
+    /// keeps them, and a second restart before NTP does not move them again.
+    @Test func aClockBehindAtStartKeepsTheTimeLeftThroughTheLaterStep() throws {
+        try withStore { store in
+            let day = 24 * hour
+            try store.apply(.detection(.automaticFall), at: day)
+            let left = try #require(try store.workflow().countdownRemaining(at: day + 5 * s))
+            try store.enqueue(.lowBattery, at: day + 5 * s)
+            let message = try #require(try store.due(at: day + 5 * s).first)
+            try store.failed(message, retryAfter: 30, at: day + 5 * s)
+
+            // Booted with the clock a day behind, 5 s after the last record.
+            let step = try store.transaction { try $0.alignWithRecordedTime(at: 0) }
+            #expect(step == -(day + 5 * s))
+            #expect(try store.workflow().countdownRemaining(at: 0) == left)
+            #expect(try !store.due(at: 29 * s).contains { $0.id == message.id } && store.due(at: 30 * s).contains { $0.id == message.id })
+            #expect(try store.journal().last?.type == "clock_behind")
+
+            #expect(try store.transaction { try $0.alignWithRecordedTime(at: 2 * s) } == nil, "restarted again before NTP: nothing to move")
+            try store.transaction { try $0.shiftPendingTimes(by: day, at: day + 3 * s) }
+            #expect(try store.workflow().countdownRemaining(at: day + 3 * s) == left - 3)
+            #expect(try store.transaction { try $0.alignWithRecordedTime(at: day + 4 * s) } == nil, "after NTP: nothing to move")
+        }
+    }
+
+    @Test func aClockAheadOfTheRecordsAtStartMovesNothing() throws {
+        try withStore { store in
+            try store.apply(.detection(.automaticFall), at: 100 * s)
+            let before = try store.workflow()
+            #expect(try store.transaction { try $0.alignWithRecordedTime(at: 105 * s) } == nil)
+            #expect(try store.workflow().countdownRemaining(at: 105 * s) == before.countdownRemaining(at: 105 * s))
+            #expect(try !store.journal().contains { $0.type == "clock_behind" })
+        }
+    }
+
     @Test func conditionsKeepHowLongTheyHaveLasted() throws {
         try withStore { store in
             try store.transaction { try $0.recordWear(isWorn: false, since: 5 * s, at: 45 * s) }

@@ -8,6 +8,46 @@ extension WorkflowTransaction {
     /// once, tracking keeps its 30 minutes and a PIN lockout its length. What already happened
     /// (journal, incidents, positions, messages' creation) keeps the time it was recorded with.
     public func shiftPendingTimes(by step: Int64, at now: Int64) throws {
+        try movePendingTimes(by: step)
+        try note("clock_step", "the wall clock was set by \(Self.seconds(step)); pending deadlines moved with it", at: now)
+        try markClockFrame(at: now)
+    }
+
+    /// At start, before anything is recorded: a wall clock that reads earlier than the newest time
+    /// the database holds is behind (a Pi without a battery-backed clock boots with fake-hwclock's
+    /// or systemd's time, and NTP may be hours away, or never come when only SMS works). Every
+    /// saved deadline would be that much further off, and a later NTP step would move it further
+    /// still: a countdown or a retry would wait hours or months. They are moved back by the lag the
+    /// database shows, as if no time passed while the device was off. Returns that step, or nil.
+    public func alignWithRecordedTime(at now: Int64) throws -> Int64? {
+        guard let newest = try newestRecordedTime(), newest > now else { return nil }
+        let step = now &- newest
+        try movePendingTimes(by: step)
+        try note("clock_behind", "the wall clock reads \(Self.seconds(-step)) before the last time recorded; pending deadlines moved back with it", at: now)
+        try markClockFrame(at: now)
+        return step
+    }
+
+    /// Where the current clock's times begin: journal lines after `journalID` were written on it,
+    /// and `time` is a time on it. Lines before a step are on another clock and say nothing about
+    /// this one.
+    struct ClockFrame: Codable {
+        var journalID: Int64
+        var time: Int64
+    }
+
+    private func newestRecordedTime() throws -> Int64? {
+        let frame = try setting("clockFrame", as: ClockFrame.self)
+        let newest = try Int64.fetchOne(db, sql: "SELECT MAX(t) FROM journal WHERE id > ?", arguments: [frame?.journalID ?? 0])
+        return [frame?.time, newest].compactMap { $0 }.max()
+    }
+
+    private func markClockFrame(at now: Int64) throws {
+        let id = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM journal") ?? 0
+        try setSetting("clockFrame", ClockFrame(journalID: id, time: now))
+    }
+
+    private func movePendingTimes(by step: Int64) throws {
         var machine = try workflow()
         machine.shiftPendingTimes(by: step)
         try setSetting("workflow", machine)
@@ -25,7 +65,6 @@ extension WorkflowTransaction {
             lock.shiftLockout(by: step)
             try setSetting("pinLock", lock)
         }
-        try note("clock_step", "the wall clock was set by \(Self.seconds(step)); pending deadlines moved with it", at: now)
     }
 
     /// "+3600.0 s", "-86400.0 s".

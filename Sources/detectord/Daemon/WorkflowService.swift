@@ -90,6 +90,20 @@ final class WorkflowService: Service {
     }
 
     func run() async throws {
+        // Before anything is recorded on a clock that may have come up behind (no battery-backed
+        // clock): saved deadlines are moved onto it.
+        let booted = Self.utcNow()
+        var behind: Int64?
+        if case .failure = attempt({ tx in
+            behind = try tx.alignWithRecordedTime(at: booted)
+            return []
+        }) { behind = nil }
+        if let behind {
+            hub.publish(DaemonEvent("clock_behind", at: booted, severity: .warning, [
+                ("behind_s", .number(Double(-behind) / 1e9)),
+                ("message", .string("the clock reads earlier than the last time recorded (not set yet?); countdowns and retries keep the time they had left")),
+            ]))
+        }
         // A restart resumes: tell what the database says is going on.
         let machine = try store.workflow()
         // The wear monitor starts from "worn" and reports only changes: a device still off is
