@@ -228,6 +228,26 @@ import FallDetect
         }
     }
 
+    /// The retry's text has another time and a position, and would be two SMS; what is awaiting
+    /// its report is the first text's one SMS, which is not sent again.
+    @Test func aRetryWithALongerTextDoesNotSendTheMessageAgain() async throws {
+        var behavior = ModemSimulator.Behavior()
+        behavior.statusReport = nil
+        let settings = Self.settings {
+            $0.reportWait = 0.3
+            $0.reportPollInterval = 30
+        }
+        try await withModem(behavior, settings: settings) { modem, channel in
+            let first = await channel.deliver(Self.message("Help at 14:02"))
+            #expect(first == .retryAfter(seconds: 30, reason: "accepted as SMS ref 41, no delivery report yet"))
+            let longer = "Help at 14:03, last known location " + String(repeating: "47.39515, 8.54124 ", count: 10)
+            modem.sendStatusReport(reference: 41, status: 0)
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(await channel.deliver(Self.message(longer, attempt: 2)) == .delivered(reference: "sms 41"))
+            #expect(modem.submitted.count == 1, "\(modem.submitted)")
+        }
+    }
+
     /// References wrap at 256, so a report left over from an old SMS may carry the number the
     /// network gives the next one; it must not confirm it.
     @Test func aStaleReportForAReusedReferenceDoesNotConfirm() async throws {

@@ -11,12 +11,20 @@ final class ModemSession {
     /// Status reports seen, by message reference. References are 0–255 and wrap: an entry is
     /// removed once used.
     private var reports: [Int: Int] = [:]
-    /// Parts of messages sent but not yet settled, by idempotency key.
-    private var sent: [String: [PartState]] = [:]
+    /// Messages with parts sent but not yet settled, by idempotency key.
+    private var sent: [String: Submission] = [:]
     /// The attempt number of the message being delivered, for the backoff.
     private var attempt = 1
     /// The last +CSQ reading (0–31, 99 unknown), for the status page.
     private(set) var lastSignal: Int?
+
+    /// A message as its parts first went out. The dispatcher writes the text anew for every
+    /// attempt (with that moment's time and position); a text of another length would split into
+    /// other parts and all of them would go again, so retries send the first text's parts.
+    struct Submission {
+        var text: String
+        var parts: [PartState]
+    }
 
     enum PartState: Equatable {
         case unsent
@@ -58,15 +66,19 @@ final class ModemSession {
         guard let number = PhoneNumber(message.recipient) else {
             return .permanentFailure(reason: "\"\(message.recipient)\" is not an E.164 number")
         }
-        let sms = TextModeSMS(message.text)
+        let text = sent[message.idempotencyKey]?.text ?? message.text
+        let sms = TextModeSMS(text)
         attempt = max(1, message.attempt)
         do {
             let port = try openPort()
             try drain(port)
             // Reports that came in belong to whichever message owns the reference: settle them all,
             // so a report is used by its own message before a wrapped reference could reuse it.
-            for key in sent.keys { sent[key] = settle(sent[key] ?? []) }
-            var parts = sent[message.idempotencyKey] ?? []
+            for key in Array(sent.keys) {
+                let settled = settle(sent[key]?.parts ?? [])
+                sent[key]?.parts = settled
+            }
+            var parts = sent[message.idempotencyKey]?.parts ?? []
             if parts.count != sms.parts.count { parts = Array(repeating: .unsent, count: sms.parts.count) }
             parts = settle(parts)
             let now = SerialPort.now()
@@ -84,7 +96,7 @@ final class ModemSession {
                     parts[index] = settings.requireDeliveryReport
                         ? .awaitingReport(reference: reference, since: SerialPort.now())
                         : .delivered(reference: reference)
-                    sent[message.idempotencyKey] = parts
+                    sent[message.idempotencyKey] = Submission(text: text, parts: parts)
                 }
                 parts = try awaitReports(port, parts)
             }
@@ -233,7 +245,7 @@ final class ModemSession {
             sent[message.idempotencyKey] = nil
             return .delivered(reference: "sms " + references.joined(separator: ","))
         }
-        sent[message.idempotencyKey] = parts
+        sent[message.idempotencyKey]?.parts = parts
         if !waiting.isEmpty, waiting.count + references.count == parts.count {
             return .retryAfter(seconds: settings.reportPollInterval, reason: "accepted as SMS ref \(waiting.joined(separator: ",")), no delivery report yet")
         }
