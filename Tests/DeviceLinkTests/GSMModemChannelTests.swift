@@ -209,14 +209,20 @@ import FallDetect
         }
     }
 
-    @Test func aLateReportConfirmsWithoutSendingAgain() async throws {
+    /// A modem whose network sends no status report until the test does, and a channel that
+    /// waits 0.3 s for one before it answers "no delivery report yet, again in 30 s".
+    func withModemWithoutReports(_ body: (ModemSimulator, GSMModemChannel) async throws -> Void) async throws {
         var behavior = ModemSimulator.Behavior()
         behavior.statusReport = nil
         let settings = Self.settings {
             $0.reportWait = 0.3
             $0.reportPollInterval = 30
         }
-        try await withModem(behavior, settings: settings) { modem, channel in
+        try await withModem(behavior, settings: settings, body)
+    }
+
+    @Test func aLateReportConfirmsWithoutSendingAgain() async throws {
+        try await withModemWithoutReports { modem, channel in
             let first = await channel.deliver(Self.message("Help"))
             #expect(first == .retryAfter(seconds: 30, reason: "accepted as SMS ref 41, no delivery report yet"))
             let again = await channel.deliver(Self.message("Help", attempt: 2))
@@ -231,13 +237,7 @@ import FallDetect
     /// The retry's text has another time and a position, and would be two SMS; what is awaiting
     /// its report is the first text's one SMS, which is not sent again.
     @Test func aRetryWithALongerTextDoesNotSendTheMessageAgain() async throws {
-        var behavior = ModemSimulator.Behavior()
-        behavior.statusReport = nil
-        let settings = Self.settings {
-            $0.reportWait = 0.3
-            $0.reportPollInterval = 30
-        }
-        try await withModem(behavior, settings: settings) { modem, channel in
+        try await withModemWithoutReports { modem, channel in
             let first = await channel.deliver(Self.message("Help at 14:02"))
             #expect(first == .retryAfter(seconds: 30, reason: "accepted as SMS ref 41, no delivery report yet"))
             let longer = "Help at 14:03, last known location " + String(repeating: "47.39515, 8.54124 ", count: 10)
