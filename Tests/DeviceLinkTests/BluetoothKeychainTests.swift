@@ -148,6 +148,21 @@ import Testing
         await rig.shutDown()
     }
 
+    /// A tag that hangs up as soon as it is set up (at the edge of range, a battery that browns
+    /// out): reconnecting backs off as after failed attempts, instead of going round at once.
+    @Test func aLinkThatDropsAtOnceIsRetriedWithBackoff() async throws {
+        let rig = try Rig()
+        #expect(await rig.connected())
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < .milliseconds(800) {
+            if rig.keychain.snapshot.connected { rig.tag.disconnect() }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        let connections = rig.keychain.snapshot.connections
+        #expect(connections >= 2 && connections <= 10, "\(connections) connections in 0.8 s with 0.05-0.2 s backoff")
+        await rig.shutDown()
+    }
+
     @Test func malformedAndUnexpectedPDUsNeverBreakTheLink() async throws {
         let rig = try Rig()
         #expect(await rig.connected())

@@ -51,14 +51,18 @@ public final class BluetoothKeychain: KeychainLink {
         classifier = Mutex(PressClassifier(timing: timing, decidesSingleAtOnce: decidesSingleAtOnce))
     }
 
+    /// How long a link must last for a drop to start the backoff afresh.
+    static let stableLinkSeconds = 30.0
+
     /// What the link is doing, for status.
     public var snapshot: KeychainLinkSnapshot { shared.withLock { $0 } }
 
     /// Runs until `stop()`: connect, serve, reconnect.
     public func run() async {
         post.yield(.attempt)
-        var link: (bearer: ATTBearer, session: KeychainSession)?
+        var link: (bearer: ATTBearer, session: KeychainSession, openedAt: Int64)?
         var failures = 0
+        var stopped = false
         var beeping = false
         var testBeeping = false
         var lastNotification: Int64?
@@ -94,7 +98,7 @@ public final class BluetoothKeychain: KeychainLink {
         for await input in inbox {
             switch input {
             case .attempt:
-                guard link == nil else { continue }
+                guard link == nil, !stopped else { continue }
                 shared.withLock { $0.attempts += 1 }
                 Task { [connector, profile, reconnect, post, summary] in
                     do throws(KeychainSessionError) {
@@ -120,8 +124,12 @@ public final class BluetoothKeychain: KeychainLink {
                     }
                 }
             case .opened(let bearer, let session):
-                link = (bearer, session)
-                failures = 0
+                // Opened as a stop was queued: nobody will serve this link.
+                guard !stopped else {
+                    bearer.close()
+                    continue
+                }
+                link = (bearer, session, ATTBearer.monotonicNow())
                 shared.withLock {
                     $0.connected = true
                     $0.lastError = nil
@@ -157,6 +165,11 @@ public final class BluetoothKeychain: KeychainLink {
                     }
                 case .closed(let error):
                     link = nil
+                    // A link that lasted is a fresh start; one that dropped soon after opening (a
+                    // tag at the edge of range, a battery that browns out when the beeper is set)
+                    // counts as a failed attempt, or the loop would reconnect without pause.
+                    let lasted = Double(ATTBearer.monotonicNow() - current.openedAt) / 1e9
+                    failures = lasted >= Self.stableLinkSeconds ? 0 : failures + 1
                     let discarded = classifier.withLock { $0.flush() }
                     if discarded > 0 {
                         logger.info("keychain \(summary): \(discarded) press(es) followed by the link dropping, taken as the tag switched off by a long press")
@@ -168,9 +181,9 @@ public final class BluetoothKeychain: KeychainLink {
                         $0.drops += 1
                     }
                     output.yield(.disconnected(reason: reason))
-                    // At once: an iTag advertises again right after a drop; backoff starts only
-                    // when that attempt fails.
-                    post.yield(.attempt)
+                    // At once after a link that lasted: an iTag advertises again right after a
+                    // drop; backoff starts only when that attempt fails.
+                    if failures == 0 { post.yield(.attempt) } else { after(reconnect.delay(afterFailures: failures - 1), .attempt) }
                 }
             case .deadline:
                 if let press = classifier.withLock({ $0.poll(now: ATTBearer.monotonicNow()) }) { emit(press, receivedAt: lastNotification) }
@@ -192,10 +205,12 @@ public final class BluetoothKeychain: KeychainLink {
                 testBeeping = false
                 if !beeping { setAlert(0) }
             case .stop:
+                stopped = true
                 link?.bearer.close()
                 post.finish()
             }
         }
+        link?.bearer.close()
         output.finish()
     }
 

@@ -31,6 +31,9 @@ public final class FakeGATTPeripheral: Sendable {
         var outbox: [(due: Int64, frame: [UInt8])] = []
         var record = FakePeripheralRecord()
         var stopping = false
+        /// Sockets hung up by another thread, for the server thread to close: it may be waiting
+        /// on one, and a number closed under it could be reused by anyone.
+        var hungUp: [ATTSocket] = []
     }
 
     public init(address: BluetoothAddress, name: String = "iTAG", database: FakeGATTDatabase = .iTag(),
@@ -60,15 +63,12 @@ public final class FakeGATTPeripheral: Sendable {
     /// Serves a new connection on `socket` (the previous one, if any, is hung up). Subscriptions
     /// start cleared, as on a tag that keeps no bond.
     public func accept(_ socket: ATTSocket) {
-        let old = state.withLock { state -> ATTSocket? in
-            defer {
-                state.connection = Connection(socket: socket)
-                state.outbox = []
-                state.record.connections += 1
-            }
-            return state.connection?.socket
+        state.withLock { state in
+            if let old = state.connection?.socket { state.hungUp.append(old) }
+            state.connection = Connection(socket: socket)
+            state.outbox = []
+            state.record.connections += 1
         }
-        old?.close()
         wake.signal()
     }
 
@@ -90,11 +90,11 @@ public final class FakeGATTPeripheral: Sendable {
 
     /// Hangs up, as a tag going out of range or switched off by a long press.
     public func disconnect() {
-        let socket = state.withLock { state -> ATTSocket? in
-            defer { state.connection = nil; state.outbox = [] }
-            return state.connection?.socket
+        state.withLock { state in
+            if let socket = state.connection?.socket { state.hungUp.append(socket) }
+            state.connection = nil
+            state.outbox = []
         }
-        socket?.close()
         wake.signal()
     }
 
@@ -135,11 +135,13 @@ public final class FakeGATTPeripheral: Sendable {
         var buffer = [UInt8](repeating: 0, count: 1024)
         while true {
             let now = ATTBearer.monotonicNow()
-            let (stopping, socket, due, nextDue) = state.withLock { state -> (Bool, ATTSocket?, [[UInt8]], Int64?) in
+            let (stopping, socket, due, nextDue, hungUp) = state.withLock { state -> (Bool, ATTSocket?, [[UInt8]], Int64?, [ATTSocket]) in
                 let ready = state.outbox.filter { $0.due <= now }.map(\.frame)
                 state.outbox.removeAll { $0.due <= now }
-                return (state.stopping, state.connection?.socket, ready, state.outbox.map(\.due).min())
+                defer { state.hungUp = [] }
+                return (state.stopping, state.connection?.socket, ready, state.outbox.map(\.due).min(), state.hungUp)
             }
+            for old in hungUp { old.close() }
             if stopping { break }
             if let socket {
                 for frame in due where (try? socket.send(frame)) != true {
@@ -157,6 +159,10 @@ public final class FakeGATTPeripheral: Sendable {
             }
             if fds[1].revents & (Int16(POLLHUP) | Int16(POLLERR) | Int16(POLLNVAL)) != 0 { dropConnection(socket) }
         }
+        state.withLock { state in
+            defer { state.connection = nil; state.hungUp = [] }
+            return state.hungUp + [state.connection?.socket].compactMap { $0 }
+        }.forEach { $0.close() }
         wake.close()
     }
 
