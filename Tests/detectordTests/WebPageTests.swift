@@ -126,7 +126,7 @@ import Glibc
         let shots = Self.screenshots
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
         let output = try Self.drive("page_driver.py", [base, shots.path, "4821"])
-        for name in ["dashboard-phone", "dashboard-desktop", "dashboard-battery-low", "dashboard-keychain-lost", "alarm-countdown", "pin-lockout", "disarmed"] {
+        for name in ["dashboard-phone", "dashboard-desktop", "dashboard-battery-low", "dashboard-keychain-lost", "alarm-countdown", "pin-lockout", "disarmed", "survey"] {
             let size = (try? FileManager.default.attributesOfItem(atPath: shots.appendingPathComponent("\(name).png").path)[.size] as? Int) ?? 0
             #expect(size > 1000, "\(name).png")
         }

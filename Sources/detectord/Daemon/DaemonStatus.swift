@@ -56,6 +56,8 @@ final class DaemonStatus: Sendable {
             "protecting": machine.isProtecting,
         ]
         if let trigger = machine.trigger { workflow["trigger"] = trigger.rawValue }
+        // After the countdown the page offers the survey and "resume" once the PIN was given.
+        if machine.displayedState != .noEmergency { workflow["disarmed"] = machine.disarmed }
         if let left = machine.countdownRemaining(at: utc) { workflow["countdown_s"] = Self.tenths(left) }
         if let left = machine.trackingRemaining(at: utc) { workflow["tracking_s"] = Self.tenths(left) }
         if let next = machine.nextKeychainMessage(at: utc) { workflow["next_keychain_message_s"] = Self.tenths(next) }

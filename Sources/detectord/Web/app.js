@@ -123,8 +123,16 @@ function renderAlarm() {
   $("alarm-keychain").hidden = typeof next !== "number";
   if (typeof next === "number") $("alarm-keychain").textContent = "The keychain's message repeats in " + clock(next - elapsed);
   const countdown = state === "ALERT_COUNTDOWN";
+  // After sending: the PIN first; then the survey, or, once the emergency has ended, resuming
+  // protection (until then a new fall or SOS is taken as part of this emergency).
+  const ended = state === "EMERGENCY_ENDED";
+  const disarmed = w.disarmed === true;
   $("fine").hidden = !countdown;
-  $("pin-form").hidden = countdown;
+  $("pin-form").hidden = countdown || disarmed;
+  $("after").hidden = countdown || !disarmed;
+  $("after-question").textContent = ended ? "Disarmed. The emergency has ended." : "Disarmed. Did you fall?";
+  for (const id of ["survey-didnt-fall", "survey-fell", "survey-no-help"]) $(id).hidden = ended;
+  $("resume").hidden = !ended;
   const locked = lockedUntil - Date.now();
   $("disarm").disabled = locked > 0;
   if (locked > 0) $("pin-message").textContent = "Locked: try again in " + clock(locked / 1000);
@@ -171,7 +179,21 @@ function listen() {
 $("refresh").addEventListener("click", refresh);
 $("fine").addEventListener("click", () => post("/api/fine").then(refresh));
 $("call112").addEventListener("click", () => { post("/api/call112"); });
-$("sos").addEventListener("click", () => post("/api/sos").then(refresh));
+$("sos").addEventListener("click", async () => {
+  const answer = await post("/api/sos");
+  // Refused (an emergency already in progress, or ended and not yet resumed): say why.
+  if (answer.status >= 400) alert((answer.json.notes || []).join("; ") || answer.json.error || "The SOS was not taken");
+  refresh();
+});
+async function afterAnswer(path, body) {
+  const answer = await post(path, body);
+  $("after-message").textContent = answer.status === 200 ? "" : ((answer.json.notes || []).join("; ") || answer.json.error || "Not taken");
+  refresh();
+}
+for (const id of ["survey-didnt-fall", "survey-fell", "survey-no-help"]) {
+  $(id).addEventListener("click", (event) => afterAnswer("/api/survey", { answer: event.target.dataset.answer }));
+}
+$("resume").addEventListener("click", () => afterAnswer("/api/resume"));
 $("beep").addEventListener("click", async () => {
   const answer = await post("/api/keychain/beep", { seconds: 2 });
   if (answer.status !== 200) alert(answer.json.error || "No keychain to beep");

@@ -104,8 +104,28 @@ try:
     for key in pin:
         browser.find_element(By.CSS_SELECTOR, f'#pad [data-key="{key}"]').click()
     browser.find_element(By.ID, "disarm").click()
-    WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "pin-message").text == "Disarmed")
+    # Disarmed after sending, the page offers what comes next. Tracking (12 s here) has likely ended
+    # during the lockout: then only resuming, without which a new SOS would be part of this
+    # emergency. Then the whole way once more: the survey's "I didn't fall" ends it, resume again.
+    WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "after").is_displayed())
+    assert browser.find_element(By.ID, "after-question").text.startswith("Disarmed")
     browser.save_screenshot(out + "/disarmed.png")
+    for round in range(2):
+        if round == 1:
+            assert post("/api/keychain/press", {"pattern": "single"}) == 200
+            WebDriverWait(browser, 20).until(lambda b: state() in ("EMERGENCY_SENDING", "EMERGENCY_SENT"))
+            wait.until(lambda b: b.find_element(By.ID, "pin-form").is_displayed())
+            for key in pin:
+                browser.find_element(By.CSS_SELECTOR, f'#pad [data-key="{key}"]').click()
+            browser.find_element(By.ID, "disarm").click()
+            wait.until(lambda b: b.find_element(By.ID, "survey-didnt-fall").is_displayed())
+            browser.save_screenshot(out + "/survey.png")
+            browser.find_element(By.ID, "survey-didnt-fall").click()
+            WebDriverWait(browser, 10).until(lambda b: state() == "EMERGENCY_ENDED")
+        wait.until(lambda b: b.find_element(By.ID, "resume").is_displayed())
+        browser.find_element(By.ID, "resume").click()
+        WebDriverWait(browser, 10).until(lambda b: state() == "NO_EMERGENCY")
+        wait.until(lambda b: not b.find_element(By.ID, "alarm").is_displayed())
     resources = browser.execute_script("return performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation'))"
                                        ".filter(e => !e.name.includes('/api/')).map(e => [e.name, e.transferSize || e.encodedBodySize])")
     figures["page_requests"] = len(resources)
