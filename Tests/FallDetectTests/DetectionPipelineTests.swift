@@ -233,6 +233,19 @@ import Testing
         #expect(!upCycling.contains(.send(.alert)), "\(upCycling)")
     }
 
+    /// One sample with a NaN and one with an infinity before the fall (a corrupt recording): the
+    /// fall is still detected, the attitude not poisoned for good.
+    @Test func aNonFiniteSampleIsDroppedNotKeptInTheAttitude() throws {
+        let fall = SyntheticGenerator(seed: 2).generate(.forwardFall)
+        var samples = fall.samples
+        samples[10].acceleration.x = .nan
+        samples[11].angularRate.z = .infinity
+        var pipeline = try DetectionPipeline(profile: .walking, sampleRate: Float(fall.info.sensor.sampleRate))
+        var falls = 0
+        for sample in samples { falls += pipeline.push(sample).filter { $0.kind == .fall }.count }
+        #expect(falls == 1)
+    }
+
     @Test func standingUpAfterTheFallIsARecovery() throws {
         let fall = SyntheticGenerator(seed: 2).generate(.forwardFall)
         var (samples, detection) = try Self.fallThenUp(fall)

@@ -60,6 +60,15 @@ import Testing
         #expect(zip(samples.dropFirst(), samples).allSatisfy { $0.timestampNanoseconds > $1.timestampNanoseconds })
     }
 
+    /// A corrupt recording's times may span more than Int64 holds: moved onto the run's clock they
+    /// saturate instead of trapping the sensor thread.
+    @Test func extremeTimesSaturateWhenMoved() {
+        #expect(ReplaySensorSource.moved(.max, from: -1, to: 0) == .max)
+        #expect(ReplaySensorSource.moved(.min, from: 1, to: 0) == .min)
+        #expect(ReplaySensorSource.moved(.max, from: 0, to: 10) == .max)
+        #expect(ReplaySensorSource.moved(5_000, from: 1_000, to: 100) == 4_100)
+    }
+
     @Test func ratesNoIMURunsAtAndMissingFilesAreRefused() throws {
         let slow = try Self.csv(rate: 5, seconds: 2)
         defer { try? FileManager.default.removeItem(atPath: (slow as NSString).deletingLastPathComponent) }

@@ -109,17 +109,17 @@ public final class ReplaySensorSource: SensorSource {
             if shouldStop() { return nil }
             // Recording time reached so far at this speed.
             let elapsed = Double(MonotonicTime.nowNanoseconds() - wallStart) * speed
-            let reached = origin + Int64(elapsed)
+            let reached = Self.saturating(origin, plus: Int64(min(elapsed, 9e18)))
             batch.removeAll(keepingCapacity: true)
             while next < samples.count, samples[next].timestampNanoseconds <= reached {
                 var sample = samples[next]
-                sample.timestampNanoseconds = start + (sample.timestampNanoseconds - origin)
+                sample.timestampNanoseconds = Self.moved(sample.timestampNanoseconds, from: origin, to: start)
                 batch.append(sample)
                 next += 1
             }
             while nextFix < recording.fixes.count, recording.fixes[nextFix].timestampNanoseconds <= reached {
                 var fix = recording.fixes[nextFix]
-                fix.timestampNanoseconds = start + (fix.timestampNanoseconds - origin)
+                fix.timestampNanoseconds = Self.moved(fix.timestampNanoseconds, from: origin, to: start)
                 onFix(fix)
                 nextFix += 1
             }
@@ -130,11 +130,23 @@ public final class ReplaySensorSource: SensorSource {
             guard next < samples.count else { break }
             // Wake for the next sample, in 10 ms steps at most (a FIFO's batch at 100 Hz), and at
             // least every 50 ms during a gap so a stop request is seen.
-            let due = Double(samples[next].timestampNanoseconds - origin) / speed
+            let due = (Double(samples[next].timestampNanoseconds) - Double(origin)) / speed
             let wait = max(0, min(50_000_000, max(10_000_000, due - Double(MonotonicTime.nowNanoseconds() - wallStart))))
             Self.sleep(nanoseconds: Int64(wait))
         }
-        return start + (samples[samples.count - 1].timestampNanoseconds - origin)
+        return Self.moved(samples[samples.count - 1].timestampNanoseconds, from: origin, to: start)
+    }
+
+    /// `t` as the same distance from `start` as it was from `origin`, saturating: a recording's
+    /// times are its own (a corrupt one may hold anything) and must not trap the sensor thread.
+    static func moved(_ t: Int64, from origin: Int64, to start: Int64) -> Int64 {
+        let (offset, overflow) = t.subtractingReportingOverflow(origin)
+        return saturating(start, plus: overflow ? (t < origin ? .min : .max) : offset)
+    }
+
+    static func saturating(_ a: Int64, plus b: Int64) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b < 0 ? .min : .max) : sum
     }
 
     static func sleep(nanoseconds: Int64) {

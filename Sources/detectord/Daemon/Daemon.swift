@@ -80,14 +80,16 @@ struct Daemon {
             let now = WorkflowService.utcNow()
             switch output {
             case .detection(let event):
+                // To the workflow before the log line, which may block (journald stalled on a slow
+                // SD card): the emergency must not wait for it. The incident's history shows what
+                // the detector saw.
+                workflow.submit(.note(type: "evidence", payload: "\(event.detector): \(event.summary)"))
+                workflow.submit(.input(event.workflowInput, origin: "detector", reply: nil))
                 metrics.detection(event)
                 hub.publish(DaemonEvent(
                     "detection", at: now, severity: .notice,
                     [("kind", .string(event.kind.rawValue)), ("detector", .string(event.detector)),
                      ("confidence", .number((Double(event.confidence) * 100).rounded() / 100)), ("summary", .string(event.summary))]))
-                // The incident's history shows what the detector saw.
-                workflow.submit(.note(type: "evidence", payload: "\(event.detector): \(event.summary)"))
-                workflow.submit(.input(event.workflowInput, origin: "detector", reply: nil))
             case .followUp(let outcome):
                 let after = Double(outcome.timestampNanoseconds - outcome.event.timestampNanoseconds) / 1e9
                 hub.publish(DaemonEvent(

@@ -67,6 +67,10 @@ public struct DetectionPipeline: Sendable {
 
     /// Adds one IMU sample; returns the detections it completed (usually none).
     public mutating func push(_ sample: IMUSample) -> [DetectionEvent] {
+        // A non-finite axis (a corrupt recording) would turn the attitude into NaN for good and
+        // every later fall into "no posture change": the sample is dropped, as a lost one is.
+        let a = sample.acceleration, w = sample.angularRate
+        guard all(a - a .== .zero), all(w - w .== .zero) else { return [] }
         let frame = mounting == nil ? frames.push(sample) : frames.push(sample, mounting: &mounting!)
         // The wear monitor reads the sensor as it is: its wander does not depend on the frame.
         if let change = wear.push(sample) { wearChanges.append(change) }
