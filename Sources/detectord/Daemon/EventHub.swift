@@ -29,12 +29,31 @@ final class EventHub: Sendable {
         case .debug: .debug
         }
         logger.log(level: level, "\(event.logLine)")
+        guard let streamed = Self.forListeners(event) else { return }
         let listeners = state.withLock { s in
-            s.recent.append(event)
+            s.recent.append(streamed)
             if s.recent.count > keep { s.recent.removeFirst(s.recent.count - keep) }
             return Array(s.listeners.values)
         }
-        for listener in listeners { listener.yield(event) }
+        for listener in listeners { listener.yield(streamed) }
+    }
+
+    /// Events that only the log may hold: the login token is shown once, where the person who
+    /// started the daemon reads it, never to a page (whose session would turn into lasting access).
+    static let logOnly: Set<String> = ["login_token"]
+
+    /// What the event stream shows of an event. Any logged-in page and any loopback client reads
+    /// it (the PIN is not asked), so phone numbers are masked as the status masks them, and a
+    /// message's text (the wearer's name and position) stays in the log.
+    static func forListeners(_ event: DaemonEvent) -> DaemonEvent? {
+        guard !logOnly.contains(event.type) else { return nil }
+        var copy = event
+        copy.fields = event.fields.compactMap { name, value in
+            if event.type == "message", name == "text" { return nil }
+            if case .string(let text) = value { return (name, .string(SetupRoutes.maskingNumbers(text))) }
+            return (name, value)
+        }
+        return copy
     }
 
     /// Events from now on, after the recent ones when `replay` is true. Ends when the caller
