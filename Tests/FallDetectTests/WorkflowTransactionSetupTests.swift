@@ -50,6 +50,19 @@ import Testing
         }
     }
 
+    /// With no alarm there is nothing to disarm: no PIN is checked, so wrong tries sent then (by
+    /// a page left open, a local process) cannot hold the wearer's next disarm behind a lockout.
+    @Test func disarmingWithNothingToDisarmChecksNoPIN() throws {
+        try withStore { store in
+            try store.transaction { _ = try $0.setUp(.pin("4821"), pin: nil, at: 0) }
+            try store.apply(.startProtection(ana, gnssConfigured: true, hasFix: true), at: 0)
+            for _ in 0..<5 { #expect(try store.transaction { try $0.disarm(pin: "0000", at: 10 * s) } == [.ignored("nothing to disarm")]) }
+            try store.apply(.sos(fromKeychain: false), at: 11 * s)
+            let disarm = try store.transaction { try $0.disarm(pin: "4821", at: 12 * s) }
+            #expect(disarm.contains { if case .transition(_, .noEmergency, _) = $0 { true } else { false } }, "\(disarm)")
+        }
+    }
+
     @Test func contactsAreFiveAtMostOneNumberEachAndKeepTheirPlaceWhenEdited() throws {
         try withStore { store in
             for n in 1...5 { _ = try store.transaction { try $0.setUp(.saveContact(try contact(n), replacing: nil, limit: 5), pin: nil, at: 0) } }

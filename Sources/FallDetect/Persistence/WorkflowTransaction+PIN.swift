@@ -6,6 +6,9 @@ extension WorkflowTransaction {
         guard let hash = try setting("pinHash", as: String.self) else {
             throw FallDetectError(.invalidArgument, "no PIN is set", field: "pin")
         }
+        // Nothing to disarm: no PIN is checked, so wrong tries here cannot keep the wearer locked
+        // out of the next real alarm.
+        if try workflow().state == .noEmergency { return [.ignored("nothing to disarm")] }
         var lock = try setting("pinLock", as: PINLock.self) ?? PINLock()
         let outcome = lock.check(pin, pinHash: hash, duressHash: try setting("duressHash", as: String.self), at: now)
         try setSetting("pinLock", lock)

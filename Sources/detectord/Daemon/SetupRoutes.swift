@@ -150,9 +150,6 @@ struct SetupRoutes: Sendable {
         guard let person = try store.workflow().person else {
             return try APIRoutes.problem(.conflict, "set up the wearer first: the keychain is bound to them")
         }
-        if let mine = try store.snapshot({ try $0.keychainBinding() }), mine.address != candidate.address.description {
-            _ = try store.transaction { tx in try tx.forgetKeychain(at: WorkflowService.utcNow()) }
-        }
         let confirmation: KeychainPairing.Confirmation
         do throws(KeychainPairingError) {
             confirmation = try await KeychainPairing(radio: radio, profile: keychainProfile).confirm(candidate, confirmWithin: confirmWithin)
@@ -162,7 +159,12 @@ struct SetupRoutes: Sendable {
         }
         let binding = KeychainBinding(address: candidate.address.description, addressType: candidate.addressType.rawValue,
                                       name: candidate.name, person: person.phone.e164, device: "", boundAt: WorkflowService.utcNow())
-        try store.transaction { tx in try tx.bindKeychain(binding) }
+        // The keychain bound until now is forgotten only now that the new one has answered: a
+        // pairing that fails leaves the wearer with the SOS button they had.
+        try store.transaction { tx in
+            if let mine = try tx.keychainBinding(), mine.address != binding.address.uppercased() { _ = try tx.forgetKeychain(at: binding.boundAt) }
+            try tx.bindKeychain(binding)
+        }
         keychain?.reload()
         return try APIRoutes.json(["ok": true, "address": binding.address, "name": binding.name, "battery_percent": confirmation.battery ?? NSNull()])
     }
