@@ -95,6 +95,36 @@ import Glibc
         try body(base)
     }
 
+    /// The status line of a GET sent by hand with the `Host` given (URLSession would write its
+    /// own): what a browser sends after DNS rebinding.
+    static func statusLine(port: Int, path: String, host: String) throws -> String {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        try #require(connected)
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = recv(fd, &buffer, buffer.count, 0)
+        return String(decoding: buffer.prefix(max(0, count)), as: UTF8.self).split(separator: "\r\n").first.map(String.init) ?? ""
+    }
+
+    @Test func aLoopbackRequestNamingAnotherHostIsRefused() throws {
+        try withQuietDaemon { base in
+            let port = try #require(URL(string: base)?.port)
+            #expect(try Self.statusLine(port: port, path: "/api/status", host: "evil.example:\(port)").contains(" 403 "))
+            #expect(try Self.statusLine(port: port, path: "/api/status", host: "127.0.0.1:\(port)").contains(" 200 "))
+            #expect(try Self.statusLine(port: port, path: "/api/status", host: "localhost:\(port)").contains(" 200 "))
+        }
+    }
+
     @Test func ctlDrivesTheDaemonFromTheCommandLine() throws {
         try withQuietDaemon { base in
             let sos = try DetectordProcess.run(["ctl", "sos", "--api", base])

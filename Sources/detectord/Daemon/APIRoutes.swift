@@ -29,6 +29,7 @@ struct APIRoutes: Sendable {
 
     func router() -> Router<DeviceRequestContext> {
         let router = Router(context: DeviceRequestContext.self)
+        router.add(middleware: LoopbackHostGuard())
         if let tokens {
             let open = Set((page?.files.keys).map(Array.init) ?? []).union(["/api/login"])
             router.add(middleware: AccessGuard(tokens: tokens, open: open))
