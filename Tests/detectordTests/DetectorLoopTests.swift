@@ -1,5 +1,7 @@
+import FallDetect
 import Foundation
 import Testing
+@testable import detectord
 
 /// The detector's view of its sensor in the running daemon: a source that goes quiet is a sensor
 /// fault within `stall_seconds`, and it recovers by itself when samples come again.
@@ -13,6 +15,20 @@ import Testing
             text += "\(t),0,0,1,0,0,0\n"
         }
         return text
+    }
+
+    /// A profile switched on the page: the new pipeline keeps the mounting the running one has
+    /// estimated, instead of judging nothing until it learns it again.
+    @Test func aNewProfileKeepsTheMountingEstimate() throws {
+        var running = try DetectionPipeline(profile: .walking, sampleRate: 100)
+        running.mounting = try MountingEstimator(sampleRate: 100)
+        for i in 0..<800 { _ = running.push(IMUSample(timestampNanoseconds: Int64(i) * 10_000_000, acceleration: SIMD3(0, 0, 1))) }
+        try #require(running.mounting?.isEstimated == true, "8 s held still give an estimate")
+        var replacement = try DetectionPipeline(profile: .cycling, sampleRate: 100)
+        replacement.mounting = try MountingEstimator(sampleRate: 100)
+        #expect(DetectorLoop.takingOver(replacement, from: running).mounting?.isEstimated == true)
+        let fixed = try DetectionPipeline(profile: .cycling, sampleRate: 100)
+        #expect(DetectorLoop.takingOver(fixed, from: running).mounting == nil, "a mapping given in the configuration stays given")
     }
 
     @Test func aStalledSourceIsAFaultWithinASecondAndRecoversByItself() throws {

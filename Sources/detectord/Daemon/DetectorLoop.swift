@@ -66,6 +66,15 @@ final class DetectorLoop: @unchecked Sendable {
         pendingFixes.withLock { $0.append(fix) }
     }
 
+    /// `replacement` with what the running pipeline learned of how the device is worn: its
+    /// mounting estimate holds for any profile, and with `auto` axes the new pipeline would judge
+    /// nothing until it had learned it again (a rider may not walk or hold still for minutes).
+    static func takingOver(_ replacement: DetectionPipeline, from running: DetectionPipeline) -> DetectionPipeline {
+        var next = replacement
+        if next.mounting != nil, let learned = running.mounting, learned.isEstimated { next.mounting = learned }
+        return next
+    }
+
     /// Runs `replacement` from the next batch on. The windows start empty again, which costs
     /// at most one window's worth of detection right after a change of profile.
     func replace(pipeline replacement: DetectionPipeline) {
@@ -102,7 +111,7 @@ final class DetectorLoop: @unchecked Sendable {
                 defer { p = nil }
                 return p
             }) {
-                pipeline = replacement
+                pipeline = Self.takingOver(replacement, from: pipeline)
             }
             let fixes = pendingFixes.withLock { f in
                 defer { f.removeAll(keepingCapacity: true) }
