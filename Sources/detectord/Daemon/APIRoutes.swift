@@ -122,7 +122,9 @@ struct APIRoutes: Sendable {
     private func events() -> Response {
         let stream = hub.subscribe(replay: true)
         let body = ResponseBody { writer in
-            let merged = AsyncStream<String> { continuation in
+            // Bounded as the hub's own stream is: a client that stops reading holds the writer
+            // back, and must lose its oldest events rather than grow this buffer without end.
+            let merged = AsyncStream<String>(bufferingPolicy: .bufferingNewest(256)) { continuation in
                 let forward = Task {
                     for await event in stream { continuation.yield("event: \(event.type)\ndata: \(event.json)\n\n") }
                     continuation.finish()
