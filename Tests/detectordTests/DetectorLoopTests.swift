@@ -31,6 +31,16 @@ import Testing
         #expect(DetectorLoop.takingOver(fixed, from: running).mounting == nil, "a mapping given in the configuration stays given")
     }
 
+    /// A device lying off the body when the profile changes stays off for the new pipeline, so
+    /// putting it back on is noticed.
+    @Test func aNewProfileKeepsWhetherTheDeviceIsWorn() throws {
+        var running = try DetectionPipeline(profile: .walking, sampleRate: 100)
+        for i in 0..<9_000 { _ = running.push(IMUSample(timestampNanoseconds: Int64(i) * 10_000_000, acceleration: SIMD3(0, 0, 1))) }
+        try #require(!running.isWorn, "90 s lying perfectly still is off the body")
+        let next = DetectorLoop.takingOver(try DetectionPipeline(profile: .cycling, sampleRate: 100), from: running)
+        #expect(!next.isWorn)
+    }
+
     @Test func aStalledSourceIsAFaultWithinASecondAndRecoversByItself() throws {
         let setup = try DaemonTestSetup()
         defer { setup.remove() }

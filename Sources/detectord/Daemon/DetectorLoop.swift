@@ -66,12 +66,11 @@ final class DetectorLoop: @unchecked Sendable {
         pendingFixes.withLock { $0.append(fix) }
     }
 
-    /// `replacement` with what the running pipeline learned of how the device is worn: its
-    /// mounting estimate holds for any profile, and with `auto` axes the new pipeline would judge
-    /// nothing until it had learned it again (a rider may not walk or hold still for minutes).
+    /// `replacement` with what the running pipeline learned of how the device is worn
+    /// (`DetectionPipeline.takeOver(from:)`).
     static func takingOver(_ replacement: DetectionPipeline, from running: DetectionPipeline) -> DetectionPipeline {
         var next = replacement
-        if next.mounting != nil, let learned = running.mounting, learned.isEstimated { next.mounting = learned }
+        next.takeOver(from: running)
         return next
     }
 

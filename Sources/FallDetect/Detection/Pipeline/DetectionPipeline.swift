@@ -51,6 +51,16 @@ public struct DetectionPipeline: Sendable {
         wear = try WearMonitor(parameters: profile.wear, sampleRate: Double(sampleRate))
     }
 
+    /// Takes over what `running`, the pipeline this one replaces (a profile switched on the page),
+    /// learned of how the device is worn: its mounting estimate, which holds for any profile (with
+    /// `auto` axes nothing is judged until there is one), and whether it is on a body, when both
+    /// judge that alike (a device lying off would otherwise count as worn again, and its return
+    /// would go unnoticed). A mapping given in the configuration stays as given.
+    public mutating func takeOver(from running: DetectionPipeline) {
+        if mounting != nil, let learned = running.mounting, learned.isEstimated { mounting = learned }
+        if wear.parameters == running.wear.parameters { wear = running.wear }
+    }
+
     /// Whether the device is on a body (`WearMonitor`); it never withdraws a detection.
     public var isWorn: Bool { wear.isWorn }
 
