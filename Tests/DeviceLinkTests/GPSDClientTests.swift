@@ -78,13 +78,14 @@ import Glibc
     @Test func readsTheCarCaptureAsGpsdReportsIt() async throws {
         guard let log = GPSFake.capture("bt451.log") else { return }
         let port = GPSFake.freePort()
-        // The client is already retrying when gpsd comes up, so it watches from the first sentence
+        // The client is already retrying when gpsd comes up, and the feed waits for it to watch
         // (gpsd opens the receiver only once a client watches, and drops what came before).
         let client = client(port: port)
         let collector = Collector(client)
         client.start()
         defer { client.stop() }
         let fake = try GPSFake(log: log, port: port, cycle: 0.05)
+        #expect(await fake.holdFeed { client.connectionCount > 0 })
         #expect(await waitForReplayToEnd(collector, minimum: 20))
         let fixes = collector.all
         #expect(fixes.count >= 20, "\(fixes.count) fixes")
@@ -123,6 +124,7 @@ import Glibc
         defer { client.stop() }
         let fake = try GPSFake(log: log, port: port, cycle: 0.02)
         defer { fake.kill() }
+        #expect(await fake.holdFeed { client.connectionCount > 0 })
         #expect(await waitForReplayToEnd(collector, minimum: 10))
         let fixes = collector.all
         #expect(fixes.count >= 10)
@@ -140,7 +142,7 @@ import Glibc
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let log = directory + "/weak-3d.log"
-        try GPSFake.writeStationaryLog(to: log, seconds: 12, fix: "1,04,9.9,100.0,M,50.0,M,,", status: "A,3,01,02,03,04,,,,,,,,,12.0,9.9,7.0")
+        try GPSFake.writeStationaryLog(to: log, seconds: 20, fix: "1,04,9.9,100.0,M,50.0,M,,", status: "A,3,01,02,03,04,,,,,,,,,12.0,9.9,7.0")
         let port = GPSFake.freePort()
         let client = client(port: port)
         let collector = Collector(client)
@@ -148,6 +150,7 @@ import Glibc
         defer { client.stop() }
         let fake = try GPSFake(log: log, port: port, cycle: 0.05)
         defer { fake.kill() }
+        #expect(await fake.holdFeed { client.connectionCount > 0 })
         #expect(await waitForReplayToEnd(collector, minimum: 5))
         let threeD = collector.all.filter { $0.mode == .threeD && $0.hasPosition }
         #expect(!threeD.isEmpty)

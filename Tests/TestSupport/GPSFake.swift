@@ -76,6 +76,17 @@ public final class GPSFake {
         await eventually(timeout: timeout) { Self.accepts(port: self.port) }
     }
 
+    /// Freezes the feed as soon as gpsd listens and thaws it once `ready` holds (a client watching).
+    /// gpsd opens the receiver only when a client watches and drops what came before, so a log that
+    /// fits in the pty's buffer could otherwise be spent whole before a client on a loaded machine
+    /// looks. Only the lines fed before the freeze can be lost.
+    public func holdFeed(until ready: @escaping () -> Bool, timeout: Double = 30) async -> Bool {
+        guard await waitUntilListening(timeout: timeout) else { return false }
+        pauseFeeding(true)
+        defer { pauseFeeding(false) }
+        return await eventually(timeout: timeout, ready)
+    }
+
     /// Kills gpsd with SIGKILL, as a crash would, and gpsfake with it.
     public func kill() {
         for pid in Self.gpsdPIDs(port: port) { Glibc.kill(pid, SIGKILL) }
