@@ -212,8 +212,7 @@ public final class OutboxDispatcher {
         func position(_ p: StoredPosition) -> EmergencyPayload.Position {
             EmergencyPayload.Position(latitude: p.latitude, longitude: p.longitude, accuracy: p.accuracy, trusted: true)
         }
-        // Keys read msg-<sequence>-<channel>-<recipient>[-<tag>].
-        let sequence = Int(message.idempotencyKey.split(separator: "-").dropFirst().first ?? "") ?? 0
+        let sequence = OutboxMessage.sequence(inKey: message.idempotencyKey) ?? 0
         return EmergencyPayload(
             kind: MessageKind(rawValue: message.kind) ?? .alert, text: text, trigger: machine.trigger, isTest: options.isTest || message.isTest,
             timestamp: Date(timeIntervalSince1970: Double(utc) / 1e9), sequence: sequence, deviceID: options.deviceID,

@@ -22,6 +22,14 @@ public struct OutboxMessage: Sendable, Equatable, FetchableRecord {
         self.isTest = isTest
     }
 
+    /// The alert's sequence number that a key carries. Keys read
+    /// `msg-<sequence>-<channel>-<recipient>[-<tag>]`; nil for any other shape.
+    public static func sequence(inKey key: String) -> Int? {
+        let fields = key.split(separator: "-", maxSplits: 2, omittingEmptySubsequences: false)
+        guard fields.count == 3, fields[0] == "msg" else { return nil }
+        return Int(fields[1])
+    }
+
     public init(row: Row) {
         id = row["id"]
         idempotencyKey = row["idempotencyKey"]

@@ -220,11 +220,11 @@ public struct WorkflowTransaction {
             let key = try String.fetchOne(
                 db, sql: "SELECT idempotencyKey FROM outbox WHERE kind = ? AND id > ? ORDER BY id DESC LIMIT 1",
                 arguments: [MessageKind.allClear.rawValue, message.id]),
-            let sequence = key.split(separator: "-").dropFirst().first
+            let sequence = OutboxMessage.sequence(inKey: key)
         else { return }
         try db.execute(
             sql: "INSERT OR IGNORE INTO outbox(idempotencyKey, kind, channel, recipient, createdAt, nextAttemptAt, priority, test) SELECT ?, kind, ?, ?, ?, ?, priority, test FROM outbox WHERE idempotencyKey = ?",
-            arguments: [try messageKey(Int(sequence) ?? 0, message.channel, message.recipient), message.channel, message.recipient, now, now, key])
+            arguments: [try messageKey(sequence, message.channel, message.recipient), message.channel, message.recipient, now, now, key])
     }
 
     /// Gives up on a message that can never be delivered (no such channel, a number the network
