@@ -272,5 +272,45 @@ import Testing
         for sample in samples { gated += pipeline.push(sample).filter { $0.kind == .fall }.count }
         #expect(gated == 1, "without the recovery check the gate holds the second fall back")
     }
-}
 
+    /// An alert answered with "I'm fine" re-arms the detector: a second fall soon after is a new
+    /// event, not held back by the refractory period. The recovery stage is off, so that only the
+    /// answer can end that period.
+    @Test func aFallAfterAnAnsweredAlertIsANewEvent() throws {
+        let fall = SyntheticGenerator(seed: 2).generate(.forwardFall)
+        let (firstPart, _) = try Self.fallThenUp(fall)
+        let period = Int64(1e9 / fall.info.sensor.sampleRate)
+        let first = fall.samples[0].timestampNanoseconds
+        let again = (firstPart.last?.timestampNanoseconds ?? 0) + period - first
+        let twice = firstPart + fall.samples.map {
+            IMUSample(timestampNanoseconds: again + $0.timestampNanoseconds, acceleration: $0.acceleration, angularRate: $0.angularRate)
+        }
+        var noRecovery = DetectionProfile.walking
+        noRecovery.recovery = nil
+        func falls(rearming: Bool) throws -> [Int64] {
+            var pipeline = try DetectionPipeline(profile: noRecovery, sampleRate: Float(fall.info.sensor.sampleRate))
+            var times: [Int64] = []
+            for sample in twice {
+                let found = pipeline.push(sample).filter { $0.kind == .fall }.map(\.timestampNanoseconds)
+                if rearming, !found.isEmpty { pipeline.rearm() }
+                times += found
+            }
+            return times
+        }
+        let answered = try falls(rearming: true)
+        #expect(answered.count == 2, "\(answered)")
+        if answered.count == 2 { #expect(answered[1] - answered[0] < 30_000_000_000, "inside what the gate alone would hold back") }
+        #expect(try falls(rearming: false).count == 1, "without the answer the gate holds the second fall back")
+    }
+
+    /// The sensor's gyroscope range reaches the attitude filter: a rate clipped at a 500 °/s
+    /// range restarts it from the accelerometer, where at the 2000 °/s default it is a turn.
+    @Test func theGyroscopesRangeReachesTheAttitude() throws {
+        for (range, clipped) in [(Float(500), true), (2000, false), (.nan, false)] {
+            var pipeline = try DetectionPipeline(profile: .walking, sampleRate: 100, gyroscopeRange: range)
+            for i in 0..<400 { _ = pipeline.push(IMUSample(timestampNanoseconds: Int64(i) * 10_000_000, acceleration: SIMD3(0, 0, 1))) }
+            _ = pipeline.push(IMUSample(timestampNanoseconds: 4_000_000_000, acceleration: SIMD3(0, 0, 1), angularRate: SIMD3(495, 0, 0)))
+            #expect(pipeline.frames.ahrs.flags.contains(.overrangeRecovery) == clipped, "\(range) °/s")
+        }
+    }
+}

@@ -1,5 +1,7 @@
 import FallDetect
 import Foundation
+import Synchronization
+import TestSupport
 import Testing
 @testable import detectord
 
@@ -63,5 +65,73 @@ import Testing
         let recoveredAt = try #require(DaemonProcess.time(of: recovered)) - start
         #expect(recoveredAt > 4.9 && recoveredAt < 5.6, "recovered \(recoveredAt) s after start")
         #expect(daemon.logLines.filter { DaemonProcess.eventType(of: $0) == "sensor_fault" }.count == 1)
+    }
+
+    /// The loop on a thread of its own, as in the daemon, fed a synthetic fall up to 3 s after
+    /// its detection, then (after `answer`) 8 s of standing and walking and the same fall again.
+    /// The fall detections' sample times.
+    static func twoFalls(answer: (DetectorLoop) async -> Void) async throws -> [Int64] {
+        let fall = SyntheticGenerator(seed: 2).generate(.forwardFall)
+        let rate = Float(fall.info.sensor.sampleRate)
+        var profile = DetectionProfile.walking
+        profile.recovery = nil  // nothing but the answer may end the refractory period
+        var probe = try DetectionPipeline(profile: profile, sampleRate: rate)
+        let detected = try #require(fall.samples.lazy.flatMap { probe.push($0) }.first { $0.kind == .fall }).timestampNanoseconds
+        let firstPart = fall.samples.filter { $0.timestampNanoseconds <= detected + 3_000_000_000 }
+        let start = fall.samples[0].timestampNanoseconds
+        let period = Int64(1e9 / Double(rate))
+        func shifted(_ samples: [IMUSample], to origin: Int64) -> [IMUSample] {
+            samples.map { IMUSample(timestampNanoseconds: origin + $0.timestampNanoseconds - start, acceleration: $0.acceleration, angularRate: $0.angularRate) }
+        }
+        let standing = shifted(fall.samples.filter { $0.timestampNanoseconds - start < 8_000_000_000 }, to: (firstPart.last?.timestampNanoseconds ?? 0) + period)
+        let secondPart = standing + shifted(fall.samples, to: (standing.last?.timestampNanoseconds ?? 0) + period)
+
+        let ring = SampleRing(capacity: 1 << 16)
+        let producer = ring.makeProducer()
+        final class Shared: Sendable {
+            let detections = Mutex<[Int64]>([])
+            let stop = Atomic<Bool>(false)
+        }
+        let shared = Shared()
+        let loop = DetectorLoop(ring: ring, pipeline: try DetectionPipeline(profile: profile, sampleRate: rate), stallSeconds: 60, metrics: DaemonMetrics()) {
+            if case .detection(let event) = $0, event.kind == .fall { shared.detections.withLock { $0.append(event.timestampNanoseconds) } }
+        }
+        let thread = Thread { loop.run { shared.stop.load(ordering: .acquiring) } }
+        thread.start()
+        defer {
+            shared.stop.store(true, ordering: .releasing)
+            loop.signalStop()
+        }
+        func feed(_ samples: [IMUSample]) {
+            samples.withUnsafeBufferPointer { _ = producer.push(contentsOf: $0) }
+            loop.batchWritten()
+        }
+        feed(firstPart)
+        try #require(await eventually(timeout: 20) { shared.detections.withLock { $0.count } == 1 }, "the first fall is detected")
+        await answer(loop)
+        feed(secondPart)
+        let consumed = UInt64(firstPart.count + secondPart.count)
+        _ = await eventually(timeout: 20) { loop.statistics.withLock { $0.samples } >= consumed }
+        // A pass ends after the last sample was judged: the outputs of that pass are all out.
+        let judged = loop.statistics.withLock { $0.lastPassNanoseconds }
+        _ = await eventually(timeout: 5) { loop.statistics.withLock { $0.lastPassNanoseconds } > judged }
+        return shared.detections.withLock { $0 }
+    }
+
+    /// "I'm fine" (or protection resumed) reaches the running detector: a second fall inside the
+    /// refractory period is reported, where without the answer it is held back as the same event.
+    @Test func anAnsweredAlertRearmsTheRunningDetector() async throws {
+        let answered = try await Self.twoFalls { loop in
+            loop.rearm()
+            // Two passes after the call: the second surely began after it, so it took the flag up.
+            let called = MonotonicTime.nowNanoseconds()
+            _ = await eventually(timeout: 5) { loop.statistics.withLock { $0.lastPassNanoseconds } > called }
+            let once = loop.statistics.withLock { $0.lastPassNanoseconds }
+            _ = await eventually(timeout: 5) { loop.statistics.withLock { $0.lastPassNanoseconds } > once }
+        }
+        #expect(answered.count == 2, "\(answered)")
+        if answered.count == 2 { #expect(answered[1] - answered[0] < 30_000_000_000, "inside what the gate alone would hold back") }
+        let unanswered = try await Self.twoFalls { _ in }
+        #expect(unanswered.count == 1, "\(unanswered)")
     }
 }

@@ -1,7 +1,11 @@
 import FallDetect
 import Foundation
+import Logging
+import ServiceLifecycle
+import Synchronization
 import TestSupport
 import Testing
+@testable import detectord
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -193,5 +197,39 @@ import Glibc
         let alerts = RunCommandTests.messages(sink, kind: "alert")
         #expect(alerts.count == 1, "the contact the file held is told, once: \(sink.requests.count) requests")
         #expect(alerts.first?.1["recipient"] as? String == "+351917777777", "\(alerts.first?.1 ?? [:])")
+    }
+
+    /// The workflow tells the detector when it is watching again, and only then: after "I'm
+    /// fine" a second fall must start a new countdown at once (`DetectionPipeline.rearm()`).
+    @Test func goingBackToWatchingRearmsTheDetector() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rearm-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try WorkflowStore(path: dir.appendingPathComponent("w.sqlite").path)
+        _ = try store.transaction { tx in
+            try tx.adopt(
+                person: try ProtectedPerson(fullName: "Ana Pereira", phone: "+351912345678", country: "PT"),
+                contacts: [try Contact(name: "Rui", phone: "+351913333333", channel: "console")], pinHash: nil,
+                settings: WorkflowSettings(), gnssConfigured: false, at: WorkflowService.utcNow())
+        }
+        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        final class Count: Sendable { let value = Atomic<Int>(0) }
+        let rearms = Count()
+        let workflow = WorkflowService(
+            store: store, hub: EventHub(logger: logger), metrics: DaemonMetrics(), wakeDispatcher: {},
+            rearmDetector: { rearms.value.add(1, ordering: .relaxed) })
+        let group = ServiceGroup(services: [workflow], logger: logger)
+        let running = Task { try await group.run() }
+        defer { running.cancel() }
+
+        let before = rearms.value.load(ordering: .relaxed)
+        _ = await workflow.apply(.detection(.automaticFall), origin: "detector")
+        #expect(try store.workflow().state == .alertCountdown)
+        #expect(rearms.value.load(ordering: .relaxed) == before, "a countdown is no reason to re-arm")
+        _ = await workflow.apply(.imFine, origin: "page")
+        #expect(try store.workflow().state == .noEmergency)
+        #expect(rearms.value.load(ordering: .relaxed) == before + 1)
+        await group.triggerGracefulShutdown()
+        _ = try? await running.value
     }
 }

@@ -171,7 +171,8 @@ struct ReplayCommand: AsyncParsableCommand {
                 let sensor = loaded.recording.info.sensor
                 do {
                     pipeline = try DetectionPipeline(
-                        profile: detectionProfile(), sampleRate: Float(sensor.sampleRate), accelerometerRange: sensor.accelerometerRange)
+                        profile: detectionProfile(), sampleRate: Float(sensor.sampleRate), accelerometerRange: sensor.accelerometerRange,
+                        gyroscopeRange: sensor.gyroscopeRange)
                     // Only a CSV is in its sensor's frame; the other kinds are body-frame already.
                     if entry.name.lowercased().hasSuffix(".csv") {
                         pipeline?.mounting = try csvAxisChoice().estimator(sampleRate: Float(sensor.sampleRate))

@@ -33,17 +33,17 @@ struct Daemon {
         }
 
         let model = try plan.fallModelPath.map { path throws(FallDetectError) in try FallModelFile.load(path: path) }
-        let makePipeline: @Sendable (DetectionProfile) throws -> DetectionPipeline = { [source = plan.source, axes = plan.axes] profile in
+        let makePipeline: @Sendable (DetectionProfile) throws -> DetectionPipeline = { [source = plan.source, axes = plan.axes, gyroscopeRange = plan.gyroscopeRange] profile in
             var pipeline = try DetectionPipeline(
-                profile: profile, sampleRate: Float(source.sampleRate), accelerometerRange: source.accelerometerRange, fallModel: model)
+                profile: profile, sampleRate: Float(source.sampleRate), accelerometerRange: source.accelerometerRange,
+                gyroscopeRange: gyroscopeRange, fallModel: model)
             pipeline.mounting = try axes.estimator(sampleRate: Float(source.sampleRate))
             return pipeline
         }
         // The page's choice of profile holds unless the file names one.
         let choice = plan.detectorFromFile ? nil : try store.snapshot({ try $0.detectorChoice() })
-        let profile = choice?.detectionProfile ?? plan.profile
-        let sensitivity = choice?.detectionProfile == nil ? plan.sensitivity : choice?.sensitivity ?? plan.sensitivity
-        let pipeline = try makePipeline(profile)
+        let (profile, sensitivity, pipeline) = try Self.startingDetector(
+            choice, otherwise: (plan.profile, plan.sensitivity), make: makePipeline, hub: hub, at: startedAt)
         // Four seconds of samples: the detector can fall that far behind before anything drops.
         // Sources keep their rate within 10…10000 Hz, so this stays between 256 and 65536.
         let capacity = min(1 << 16, max(256, Int(min(plan.source.sampleRate, 10_000) * 4).nextPowerOfTwo))
@@ -69,7 +69,8 @@ struct Daemon {
             store: store, hub: hub, metrics: metrics, demo: plan.demo, notWornMessageAfter: plan.notWornMessageAfter,
             sensorFaultMessageAfter: plan.sensorFaultMessageAfter,
             keychainLostMessageAfter: keychain == nil ? nil : plan.keychainSettings.linkLostMessage,
-            positionRetention: plan.positionRetention, wakeDispatcher: { dispatcher.wake() }, beep: { keychain?.beep($0) })
+            positionRetention: plan.positionRetention, wakeDispatcher: { dispatcher.wake() }, beep: { keychain?.beep($0) },
+            rearmDetector: { detectorSwitch.rearm() })
         keychain?.connect(to: workflow)
         status.attach(keychain: keychain)
 
@@ -271,6 +272,26 @@ struct Daemon {
             let copy = try WorkflowStore.inMemoryCopy(of: path)
             return (copy, "\(error); running from a copy in memory: alerts still go out, but what happens now is forgotten at the next stop. Make the database writable and restart the daemon")
         }
+    }
+
+    /// The profile, sensitivity and pipeline the detector starts with: the page's `choice` when
+    /// there is one, else the file's (`otherwise`). A saved choice that no longer runs here
+    /// (another sensor, rate or model since) gives way to the file's, said as an error: a device
+    /// that will not start protects nobody.
+    static func startingDetector(
+        _ choice: DetectorChoice?, otherwise file: (profile: DetectionProfile, sensitivity: String),
+        make: (DetectionProfile) throws -> DetectionPipeline, hub: EventHub, at now: Int64
+    ) throws -> (DetectionProfile, String, DetectionPipeline) {
+        if let choice, let chosen = choice.detectionProfile {
+            do {
+                return (chosen, choice.sensitivity, try make(chosen))
+            } catch {
+                let reason = (error as? FallDetectError)?.message ?? "\(error)"
+                hub.publish(DaemonEvent("error", at: now, severity: .error, [("message", .string(
+                    "the \(choice.profile) profile chosen on the page cannot run on this sensor (\(reason)); running \(file.profile.name) from the configuration"))]))
+            }
+        }
+        return (file.profile, file.sensitivity, try make(file.profile))
     }
 
     /// Stands in the payload's device_id: the machine's id where systemd keeps one.

@@ -34,6 +34,8 @@ final class DetectorLoop: @unchecked Sendable {
     /// When each batch not yet judged reached the ring (MonotonicTime).
     private let pushTimes = Mutex<[Int64]>([])
     private let sourceEnded = Atomic<Bool>(false)
+    /// The workflow went back to watching: the pipeline's refractory period ends before the next batch.
+    private let rearmPending = Atomic<Bool>(false)
     /// `run --record`: a copy of every sample and fix goes to the recorder's queue.
     private let recorder: SensorRecorder?
 
@@ -81,6 +83,13 @@ final class DetectorLoop: @unchecked Sendable {
         wake.signal()
     }
 
+    /// The alert was answered and protection is back (`DetectionPipeline.rearm()`): a fall
+    /// from the next batch on is a new event.
+    func rearm() {
+        rearmPending.store(true, ordering: .releasing)
+        wake.signal()
+    }
+
     /// The source has ended (a replay that does not loop): silence is not a fault any more.
     func sourceDidEnd() {
         sourceEnded.store(true, ordering: .releasing)
@@ -112,6 +121,7 @@ final class DetectorLoop: @unchecked Sendable {
             }) {
                 pipeline = Self.takingOver(replacement, from: pipeline)
             }
+            if rearmPending.exchange(false, ordering: .acquiringAndReleasing) { pipeline.rearm() }
             let fixes = pendingFixes.withLock { f in
                 defer { f.removeAll(keepingCapacity: true) }
                 return f

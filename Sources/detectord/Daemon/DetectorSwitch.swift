@@ -21,14 +21,27 @@ final class DetectorSwitch: Sendable {
 
     func current() -> (profile: String, sensitivity: String) { running.withLock { $0 } }
 
-    /// Builds the chosen profile's pipeline and hands it over; false if it cannot be built (the
-    /// old one then keeps running).
-    @discardableResult
-    func apply(_ choice: DetectorChoice) -> Bool {
-        guard let profile = choice.detectionProfile, let pipeline = try? make(profile) else { return false }
+    /// The workflow is watching again: the running detector's refractory period ends.
+    func rearm() { loop.withLock { $0 }?.rearm() }
+
+    /// Builds the chosen profile's pipeline without running it, so that a choice that cannot run
+    /// on this sensor is refused before it is saved: saved, it would fail the next start.
+    func prepare(_ choice: DetectorChoice) throws(FallDetectError) -> DetectionPipeline {
+        guard let profile = choice.detectionProfile else {
+            throw FallDetectError(.invalidArgument, "no profile \(choice.profile) at sensitivity \(choice.sensitivity)", field: "profile")
+        }
+        do {
+            return try make(profile)
+        } catch {
+            let reason = (error as? FallDetectError)?.message ?? "\(error)"
+            throw FallDetectError(.invalidArgument, "the \(choice.profile) profile cannot run on this sensor: \(reason)", field: "profile")
+        }
+    }
+
+    /// Runs `pipeline`, which `prepare(choice)` built, from the detector's next batch.
+    func install(_ pipeline: DetectionPipeline, as choice: DetectorChoice) {
         loop.withLock { $0 }?.replace(pipeline: pipeline)
         running.withLock { $0 = (choice.profile, choice.sensitivity) }
         onChange(choice.profile)
-        return true
     }
 }

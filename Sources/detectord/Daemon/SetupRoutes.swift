@@ -72,8 +72,10 @@ struct SetupRoutes: Sendable {
             if fileManaged.detector { return try APIRoutes.problem(.conflict, "the profile is set in the configuration file ([detector] profile); change it there") }
             let body = try await APIRoutes.body(request)
             let choice = try APIRoutes.fields(in: body, APIRequestFields.detector)
+            let pipeline: DetectionPipeline
+            do throws(FallDetectError) { pipeline = try detector.prepare(choice) } catch { return try APIFieldRefusal(error).response() }
             return try await guarded(request, context, .detector(choice), body: body) { _ in
-                detector.apply(choice)
+                detector.install(pipeline, as: choice)
                 return try APIRoutes.json(["ok": true, "profile": choice.profile, "sensitivity": choice.sensitivity])
             }
         }

@@ -20,6 +20,9 @@ final class WorkflowService: Service {
     private let demo: Bool
     /// Where the workflow's beeper actions go (the keychain, when there is one).
     private let beep: @Sendable (Bool) -> Void
+    /// Called when the workflow goes back to watching, so that the detector takes a new fall
+    /// at once (`DetectionPipeline.rearm()`).
+    private let rearmDetector: @Sendable () -> Void
     /// Seconds off the body before the wearer is told; nil never tells.
     private let notWornMessageAfter: Double?
     /// Seconds of sensor fault before the contacts are told; nil never tells them.
@@ -45,13 +48,15 @@ final class WorkflowService: Service {
     init(
         store: WorkflowStore, hub: EventHub, metrics: DaemonMetrics, demo: Bool = false,
         notWornMessageAfter: Double? = nil, sensorFaultMessageAfter: Double? = nil, keychainLostMessageAfter: Double? = nil,
-        positionRetention: Double? = nil, wakeDispatcher: @escaping @Sendable () -> Void, beep: @escaping @Sendable (Bool) -> Void = { _ in }) {
+        positionRetention: Double? = nil, wakeDispatcher: @escaping @Sendable () -> Void, beep: @escaping @Sendable (Bool) -> Void = { _ in },
+        rearmDetector: @escaping @Sendable () -> Void = {}) {
         self.demo = demo
         self.notWornMessageAfter = notWornMessageAfter
         self.sensorFaultMessageAfter = sensorFaultMessageAfter
         self.keychainLostMessageAfter = keychainLostMessageAfter
         self.positionRetention = positionRetention
         self.beep = beep
+        self.rearmDetector = rearmDetector
         self.store = store
         self.hub = hub
         self.metrics = metrics
@@ -345,6 +350,7 @@ final class WorkflowService: Service {
             switch action {
             case .transition(let from, let to, let reason):
                 metrics.transition(to: to)
+                if to == .noEmergency { rearmDetector() }
                 let machine = try? store.workflow()
                 hub.publish(DaemonEvent(
                     "transition", at: now, severity: .notice,

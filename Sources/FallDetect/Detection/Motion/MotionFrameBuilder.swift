@@ -23,10 +23,15 @@ public struct MotionFrameBuilder: Sendable {
     ///     accelerated most of the time while walking, and with rejection on the filter leans on an
     ///     uncalibrated gyroscope for seconds and its tilt drifts by 30° and more (measured on
     ///     SisFall walking trials); an impact's fraction of a second moves it little at gain 0.5.
-    public init(sampleRate: Float, accelerometerRange: Float = 16, velocityTimeConstant: Float = 1, accelerationRejection: Float = 0) {
+    ///   - gyroscopeRange: full scale in °/s: a rate clipped at it restarts the attitude from the
+    ///     accelerometer instead of integrating a turn that was faster than the reading.
+    public init(
+        sampleRate: Float, accelerometerRange: Float = 16, gyroscopeRange: Float = 2000, velocityTimeConstant: Float = 1,
+        accelerationRejection: Float = 0
+    ) {
         self.sampleRate = sampleRate
         self.accelerometerRange = accelerometerRange
-        ahrs = AHRS(settings: AHRSSettings(sampleRate: sampleRate, accelerationRejection: accelerationRejection))
+        ahrs = AHRS(settings: AHRSSettings(sampleRate: sampleRate, gyroscopeRange: gyroscopeRange, accelerationRejection: accelerationRejection))
         gain = ahrs.settings.gain
         velocity = VerticalVelocityEstimator(timeConstant: velocityTimeConstant)
     }

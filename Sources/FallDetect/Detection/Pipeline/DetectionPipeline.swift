@@ -22,11 +22,16 @@ public struct DetectionPipeline: Sendable {
     /// Throws `.invalidArgument` naming the bad parameter of the profile. `fallModel` is the
     /// learned judge's model (nil: the shipped one, `FallModelFile.shipped()`); either way the
     /// profile's `learnedThreshold` is the operating point, as its sensitivity preset sets it.
+    /// The ranges are the sensor's full scale (g, °/s); one that is not a positive number (a CSV
+    /// says none) is taken as 16 g and 2000 °/s, what most body-worn IMUs are set to.
     public init(
-        profile: DetectionProfile, sampleRate: Float, accelerometerRange: Float = 16, fallModel: FallModelFile? = nil
+        profile: DetectionProfile, sampleRate: Float, accelerometerRange: Float = 16, gyroscopeRange: Float = 2000,
+        fallModel: FallModelFile? = nil
     ) throws(FallDetectError) {
         self.profile = profile
-        frames = MotionFrameBuilder(sampleRate: sampleRate, accelerometerRange: accelerometerRange)
+        frames = MotionFrameBuilder(
+            sampleRate: sampleRate, accelerometerRange: accelerometerRange.isFinite && accelerometerRange > 0 ? accelerometerRange : 16,
+            gyroscopeRange: gyroscopeRange.isFinite && gyroscopeRange > 0 ? gyroscopeRange : 2000)
         var candidates = profile.candidates
         candidates.sampleRate = sampleRate
         let gate = DetectionGate(refractorySeconds: profile.refractorySeconds)
@@ -59,6 +64,14 @@ public struct DetectionPipeline: Sendable {
     public mutating func takeOver(from running: DetectionPipeline) {
         if mounting != nil, let learned = running.mounting, learned.isEstimated { mounting = learned }
         if wear.parameters == running.wear.parameters { wear = running.wear }
+    }
+
+    /// The alert the last detection started was answered ("I'm fine", protection resumed): the
+    /// next fall is a new event, not one the refractory period holds back. Someone who cancels
+    /// and falls again trying to get up must not wait out the rest of the 30 s.
+    public mutating func rearm() {
+        fall?.gate.reset()
+        lastFallNanoseconds = nil
     }
 
     /// Whether the device is on a body (`WearMonitor`); it never withdraws a detection.

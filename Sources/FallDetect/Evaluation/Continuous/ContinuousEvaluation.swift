@@ -68,8 +68,9 @@ public enum ContinuousEvaluation {
         _ labelled: LabelledRecording, profile: DetectionProfile, fallModel: FallModelFile?, tolerance: Double
     ) throws(FallDetectError) -> Outcome {
         let sensor = labelled.recording.info.sensor
-        let range = sensor.accelerometerRange.isFinite ? sensor.accelerometerRange : 16
-        var pipeline = try DetectionPipeline(profile: profile, sampleRate: Float(sensor.sampleRate), accelerometerRange: range, fallModel: fallModel)
+        var pipeline = try DetectionPipeline(
+            profile: profile, sampleRate: Float(sensor.sampleRate), accelerometerRange: sensor.accelerometerRange,
+            gyroscopeRange: sensor.gyroscopeRange, fallModel: fallModel)
         if labelled.estimatesMounting { pipeline.mounting = try MountingEstimator(sampleRate: Float(sensor.sampleRate)) }
         let origin = labelled.recording.samples.first?.timestampNanoseconds ?? 0
         var detections: [ContinuousDetection] = []
