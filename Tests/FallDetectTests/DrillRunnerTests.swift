@@ -93,7 +93,8 @@ import Testing
         #expect(lines.filter { $0["type"] as? String == "error" }.map { $0["line"] as! Int } == [5, 6, 7])
         let kinds = messages(lines).map { $0["kind"] as! String }
         #expect(kinds == ["alert", "duress", "low_battery"], "no all clear after the duress PIN")
-        #expect(transitions(lines).last == "123 EMERGENCY_SENT")
+        #expect(transitions(lines).suffix(2) == ["123 EMERGENCY_SENT", "130 NO_EMERGENCY"], "the device shows a disarm: \(transitions(lines))")
+        #expect(lines.contains { $0["type"] as? String == "note" && $0["text"] as? String == "no emergency to cancel" }, "as an idle device answers")
     }
 
     @Test func aKilledDrillResumesFromItsDatabase() async throws {

@@ -231,21 +231,63 @@ import Testing
 
     @Test func duressLooksDisarmedButTheEmergencyGoesOn() {
         var w = sending()
-        #expect(w.handle(.disarm(.duress), at: 130 * s) == [.alarm(on: false), .keychainBeep(on: false), .send(.duress)])
+        #expect(w.handle(.disarm(.duress), at: 130 * s) == [
+            .alarm(on: false), .keychainBeep(on: false), .concealed(.send(.duress)),
+            .transition(from: .emergencySending, to: .noEmergency, reason: "disarmed with the PIN"),
+        ])
         #expect(w.displayedState == .noEmergency)
         #expect(w.state == .emergencySending)
-        #expect(w.handle(.cancel, at: 131 * s).isEmpty, "no all clear goes out")
+        #expect(w.handle(.cancel, at: 131 * s) == [.ignored("no emergency to cancel")], "no all clear goes out")
         #expect(w.isTracking)
-        #expect(w.handle(.position(latitude: 1, longitude: 1), at: 140 * s) == [.send(.locationUpdate)])
+        #expect(w.handle(.position(latitude: 1, longitude: 1), at: 140 * s) == [.concealed(.send(.locationUpdate))])
     }
 
     @Test func duressDuringTheCountdownSendsAtOnce() {
         var w = protected()
         _ = w.handle(.detection(.automaticFall), at: 0)
         let actions = w.handle(.disarm(.duress), at: 10 * s)
-        #expect(actions.contains(.send(.alert)))
-        #expect(actions.contains(.send(.duress)))
+        #expect(actions.contains(.concealed(.send(.alert))))
+        #expect(actions.contains(.concealed(.send(.duress))))
         #expect(w.displayedState == .noEmergency)
+        var real = protected()
+        _ = real.handle(.detection(.automaticFall), at: 0)
+        #expect(actions.filter { !$0.isConcealed } == real.handle(.disarm(.correct), at: 10 * s), "what the device shows is a correct disarm's")
+    }
+
+    /// Every answer the wearer can give under duress gets what a device with no emergency gives:
+    /// the same words, no PIN asked, nothing shown happening.
+    @Test func underDuressTheWearersAnswersGetWhatAnIdleDeviceGives() {
+        let inputs: [WorkflowInput] = [.imFine, .call112, .quit, .survey(.didntFall), .survey(.fell), .cancel, .resume, .disarm(.correct), .disarm(.duress)]
+        for input in inputs {
+            var hidden = sending()
+            _ = hidden.handle(.disarm(.duress), at: 130 * s)
+            var idle = protected()
+            #expect(hidden.handle(input, at: 131 * s) == idle.handle(input, at: 131 * s), "\(input)")
+            #expect(hidden.underDuress && hidden.state == .emergencySending, "\(input) changed nothing hidden")
+        }
+    }
+
+    /// A fall or an SOS while the duress PIN hides the emergency is not ignored: the contacts, who
+    /// know, are alerted again at once.
+    @Test func anSOSUnderDuressAlertsTheContactsAgain() {
+        var w = sending()
+        _ = w.handle(.disarm(.duress), at: 130 * s)
+        #expect(w.handle(.sos(fromKeychain: true), at: 140 * s) == [.concealed(.send(.alert))])
+        #expect(w.handle(.detection(.automaticFall), at: 150 * s) == [.concealed(.send(.alert))])
+    }
+
+    /// The hidden emergency ends when its tracking does, and the device protects again. Before,
+    /// the duress PIN left it ignoring every later fall and SOS.
+    @Test func theEmergencyHiddenByDuressEndsAndProtectionReturns() {
+        var w = sending()
+        _ = w.handle(.disarm(.duress), at: 130 * s)
+        #expect(w.handle(.delivered(.alert), at: 131 * s) == [.concealed(.transition(from: .emergencySending, to: .emergencySent, reason: "delivery confirmed"))])
+        let end = 131 * s + Int64(WorkflowSettings().trackingDuration * 1e9)
+        let ending = w.handle(.tick, at: end)
+        #expect(!ending.isEmpty && ending.allSatisfy(\.isConcealed), "\(ending)")
+        #expect(ending.contains(.concealed(.send(.trackingStopped))))
+        #expect(w.state == .noEmergency && !w.underDuress && w.displayedState == .noEmergency)
+        #expect(w.handle(.detection(.automaticFall), at: end + s).first == .transition(from: .noEmergency, to: .alertCountdown, reason: "fall detected"))
     }
 
     @Test func keychainAlarmRepeatsUntilDisarmed() {

@@ -248,4 +248,28 @@ import Testing
             #expect { try WorkflowStore(path: path) } throws: { ($0 as? FallDetectError)?.path == path }
         }
     }
+
+    /// The history the page lists without the PIN shows a duress disarm exactly as a correct one:
+    /// the incident ended "disarmed with the PIN", nothing sent. The alert and the duress message
+    /// are queued all the same, marked as concealed.
+    @Test func theHistoryShowsADuressDisarmAsACorrectOne() throws {
+        func history(_ verdict: PINVerdict, in path: String) throws -> (IncidentHistory?, [OutboxMessage]) {
+            let store = try WorkflowStore(path: path)
+            try store.saveContact(Contact(name: "Bob", phone: "+33612345678"))
+            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+            try store.apply(.detection(.automaticFall), at: 10 * s)
+            try store.apply(.disarm(verdict), at: 20 * s)
+            try store.apply(.tick, at: 21 * s)
+            return (try store.incidentHistory().first, try store.waiting())
+        }
+        try withStore { path in
+            let (real, realWaiting) = try history(.correct, in: path)
+            let (duress, duressWaiting) = try history(.duress, in: path + "-duress")
+            #expect(real != nil && duress == real, "\(String(describing: duress))")
+            #expect(real?.incident.outcome == "disarmed with the PIN" && real?.incident.sentAt == nil)
+            #expect(realWaiting.isEmpty)
+            let kinds = Set(duressWaiting.map(\.kind))
+            #expect(kinds == ["alert", "duress"] && duressWaiting.allSatisfy(\.isConcealed), "\(duressWaiting)")
+        }
+    }
 }

@@ -73,14 +73,42 @@ import Glibc
         _ = try DaemonProcess.request(base + "/api/sos", method: "POST", json: [:])
         let disarm = try DaemonProcess.request(base + "/api/disarm", method: "POST", json: ["pin": "9173"])
         #expect(disarm.status == 200, "answered as the right PIN is: \(disarm.text)")
-        let shown = (try DaemonProcess.request(base + "/api/status")).body["workflow"] as? [String: Any]
-        #expect(shown?["state"] as? String == "NO_EMERGENCY" && shown?["alarm"] as? Bool == false, "\(shown ?? [:])")
+        #expect(disarm.body["transitions"] as? [[String: String]] == [["from": "ALERT_COUNTDOWN", "to": "NO_EMERGENCY", "reason": "disarmed with the PIN"]],
+                "a correct disarm's answer: \(disarm.text)")
         let deadline = Date().addingTimeInterval(20)
         while RunCommandTests.messages(sink, kind: "duress").isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
         #expect(!RunCommandTests.messages(sink, kind: "duress").isEmpty, "\(sink.requests.count) requests")
         #expect(RunCommandTests.messages(sink, kind: "all_clear").isEmpty, "no all clear under duress")
         let stored = try WorkflowStore(path: setup.databasePath).workflow()
         #expect(stored.underDuress && stored.state != .noEmergency, "the emergency goes on: \(stored.state)")
+
+        // Once the contacts have it, the device still shows a correct disarm everywhere it shows anything.
+        let status = try DaemonProcess.request(base + "/api/status").body
+        let shown = status["workflow"] as? [String: Any]
+        #expect(shown?["state"] as? String == "NO_EMERGENCY" && shown?["alarm"] as? Bool == false, "\(shown ?? [:])")
+        #expect(shown?["tracking"] as? Bool == false && shown?["tracking_s"] == nil, "\(shown ?? [:])")
+        #expect(status["outbox_waiting"] as? Int == 0)
+        let incident = (try DaemonProcess.request(base + "/api/incidents").body["incidents"] as? [[String: Any]])?.first
+        #expect(incident?["outcome"] as? String == "disarmed with the PIN" && incident?["sent"] is NSNull, "\(incident ?? [:])")
+        #expect((incident?["messages"] as? [Any])?.isEmpty == true && !"\(incident ?? [:])".contains("duress"), "\(incident ?? [:])")
+        let metrics = try DaemonProcess.request(base + "/metrics").text
+        #expect(!metrics.contains("EMERGENCY_SENDING") && !metrics.contains("outcome=\"delivered\""), "\(metrics)")
+        let follower = Process()
+        follower.executableURL = DetectordProcess.executable
+        follower.arguments = ["ctl", "events", "--api", base]
+        let pipe = Pipe()
+        follower.standardOutput = pipe
+        try follower.run()
+        usleep(700_000)
+        follower.terminate()
+        follower.waitUntilExit()
+        let replayed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(replayed.contains("disarmed with the PIN"), "the stream replays recent events: \(replayed)")
+        let events = replayed.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let types = Set(events.compactMap { $0["type"] as? String })
+        #expect(types.isDisjoint(with: ["queued", "message", "tracking", "superseded", "undeliverable"]), "\(types)")
+        #expect(!replayed.contains("duress") && !replayed.contains("EMERGENCY_"), "\(replayed)")
+        #expect(daemon.logLines.contains { $0.contains("concealed") && $0.contains("duress") }, "the log keeps the truth")
     }
 
     /// A daemon with nothing happening (a walk replayed in a loop, a 30 s countdown), for `body`

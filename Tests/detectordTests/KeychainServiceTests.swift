@@ -13,16 +13,9 @@ import Glibc
 /// runs them, on a real SQLite store, with a simulated keychain at the Bluetooth boundary.
 @Suite struct KeychainServiceTests {
     @Test func aSinglePressRaisesAnSOSAndTheBeeperFollowsTheAlarm() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("keychain-\(UUID())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let store = try WorkflowStore(path: dir.appendingPathComponent("k.sqlite").path)
-        _ = try store.transaction { tx in
-            try tx.adopt(
-                person: try ProtectedPerson(fullName: "Ana Pereira", phone: "+351912345678", country: "PT"),
-                contacts: [try Contact(name: "Rui", phone: "+351913333333", channel: "console")], pinHash: nil,
-                settings: WorkflowSettings(), gnssConfigured: false, at: WorkflowService.utcNow())
-        }
+        let protected = try ProtectedStore("keychain")
+        defer { try? FileManager.default.removeItem(at: protected.directory) }
+        let store = protected.store
         let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         let hub = EventHub(logger: logger)
         let tag = SimulatedKeychain()
@@ -71,15 +64,9 @@ import Glibc
         let directory: URL
 
         init(policy: KeychainPressPolicy, linkLostWarning: Double = 0, lostMessageAfter: Double? = nil) throws {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("keychain-\(UUID())")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            store = try WorkflowStore(path: directory.appendingPathComponent("k.sqlite").path)
-            _ = try store.transaction { tx in
-                try tx.adopt(
-                    person: try ProtectedPerson(fullName: "Ana Pereira", phone: "+351912345678", country: "PT"),
-                    contacts: [try Contact(name: "Rui", phone: "+351913333333", channel: "webhook")], pinHash: nil,
-                    settings: WorkflowSettings(), gnssConfigured: false, at: WorkflowService.utcNow())
-            }
+            let protected = try ProtectedStore("keychain", channel: "webhook")
+            directory = protected.directory
+            store = protected.store
             let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
             let hub = EventHub(logger: logger)
             let keychain = KeychainService(link: tag, hub: hub, policy: policy, linkLostWarning: linkLostWarning)

@@ -202,16 +202,9 @@ import Glibc
     /// The workflow tells the detector when it is watching again, and only then: after "I'm
     /// fine" a second fall must start a new countdown at once (`DetectionPipeline.rearm()`).
     @Test func goingBackToWatchingRearmsTheDetector() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rearm-\(UUID())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let store = try WorkflowStore(path: dir.appendingPathComponent("w.sqlite").path)
-        _ = try store.transaction { tx in
-            try tx.adopt(
-                person: try ProtectedPerson(fullName: "Ana Pereira", phone: "+351912345678", country: "PT"),
-                contacts: [try Contact(name: "Rui", phone: "+351913333333", channel: "console")], pinHash: nil,
-                settings: WorkflowSettings(), gnssConfigured: false, at: WorkflowService.utcNow())
-        }
+        let protected = try ProtectedStore("rearm")
+        defer { try? FileManager.default.removeItem(at: protected.directory) }
+        let store = protected.store
         let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         final class Count: Sendable { let value = Atomic<Int>(0) }
         let rearms = Count()

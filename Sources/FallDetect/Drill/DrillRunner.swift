@@ -189,11 +189,15 @@ public final class DrillRunner {
         }
     }
 
-    private func report(_ actions: [WorkflowAction]) {
+    /// `concealed`: steps the duress PIN hides from the device; the drill shows them, marked.
+    private func report(_ actions: [WorkflowAction], concealed: Bool = false) {
+        let mark: [(String, JSONLine.Value)] = concealed ? [("concealed", .bool(true))] : []
         for action in actions {
             switch action {
             case .transition(let from, let to, let reason):
-                emit(JSONLine.make([("t", .number(now)), ("type", .string("transition")), ("from", .string(from.rawValue)), ("to", .string(to.rawValue)), ("reason", .string(reason))]))
+                emit(JSONLine.make([("t", .number(now)), ("type", .string("transition")), ("from", .string(from.rawValue)), ("to", .string(to.rawValue)), ("reason", .string(reason))] + mark))
+            case .concealed(let inner):
+                report([inner], concealed: true)
             case .alarm(let on):
                 emit(JSONLine.make([("t", .number(now)), ("type", .string("alarm")), ("on", .bool(on))]))
             case .pinRequired, .ignored, .warning, .showSurvey:
@@ -203,7 +207,7 @@ public final class DrillRunner {
                 case .warning(let why): why
                 default: "survey shown"
                 }
-                emit(JSONLine.make([("t", .number(now)), ("type", .string("note")), ("text", .string(text))]))
+                emit(JSONLine.make([("t", .number(now)), ("type", .string("note")), ("text", .string(text))] + mark))
             case .keychainBeep, .send, .tracking:
                 break // sends appear as message lines when delivered or attempted
             }

@@ -45,12 +45,12 @@ public struct IncidentHistory: Sendable, Equatable {
             let from = incident.startedAt - lead
             let to = incident.endedAt ?? Int64.max
             let timeline = try JournalEntry.fetchAll(
-                db, sql: "SELECT t, type, payload FROM journal WHERE t >= ? AND t <= ? AND type NOT IN ('ignored', 'setup', 'delivered') ORDER BY id",
+                db, sql: "SELECT t, type, payload FROM journal WHERE t >= ? AND t <= ? AND type NOT IN ('ignored', 'setup', 'delivered', 'concealed') ORDER BY id",
                 arguments: [from, to])
             let messages = try Message.fetchAll(
                 db, sql: """
                     SELECT kind, channel, recipient, createdAt, deliveredAt, attempts, supersededAt, test FROM outbox
-                    WHERE createdAt >= ? AND createdAt <= ? ORDER BY id
+                    WHERE createdAt >= ? AND createdAt <= ? AND NOT concealed ORDER BY id
                     """, arguments: [incident.startedAt, to])
             return IncidentHistory(
                 incident: incident, evidence: timeline.filter { $0.type == "evidence" }.map(\.payload),

@@ -11,8 +11,13 @@ public struct OutboxMessage: Sendable, Equatable, FetchableRecord {
     public var attempts: Int
     /// Queued during a test alarm: its text says so, even if the test has ended when it goes out.
     public var isTest: Bool
+    /// Part of the emergency the duress PIN hides: delivered as any other, never shown on the device.
+    public var isConcealed: Bool
 
-    init(id: Int64, idempotencyKey: String, kind: String, channel: String, recipient: String, attempts: Int, isTest: Bool = false) {
+    init(
+        id: Int64, idempotencyKey: String, kind: String, channel: String, recipient: String, attempts: Int, isTest: Bool = false,
+        isConcealed: Bool = false
+    ) {
         self.id = id
         self.idempotencyKey = idempotencyKey
         self.kind = kind
@@ -20,6 +25,7 @@ public struct OutboxMessage: Sendable, Equatable, FetchableRecord {
         self.recipient = recipient
         self.attempts = attempts
         self.isTest = isTest
+        self.isConcealed = isConcealed
     }
 
     /// The alert's sequence number that a key carries. Keys read
@@ -38,5 +44,6 @@ public struct OutboxMessage: Sendable, Equatable, FetchableRecord {
         recipient = row["recipient"]
         attempts = row["attempts"]
         isTest = row["test"] ?? false
+        isConcealed = row["concealed"] ?? false
     }
 }

@@ -137,6 +137,10 @@ public final class WorkflowStore: Sendable {
             // A test alarm's messages say so, even those that go out after the test has ended.
             try db.alter(table: "outbox") { t in t.add(column: "test", .boolean).notNull().defaults(to: false) }
         }
+        migrator.registerMigration("v6-concealed") { db in
+            // Messages of the emergency the duress PIN hides: sent as any other, never shown.
+            try db.alter(table: "outbox") { t in t.add(column: "concealed", .boolean).notNull().defaults(to: false) }
+        }
         return migrator
     }
 

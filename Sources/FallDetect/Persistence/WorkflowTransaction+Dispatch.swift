@@ -107,7 +107,7 @@ extension WorkflowTransaction {
         try PendingMessage.fetchAll(
             db,
             sql: """
-                SELECT id, idempotencyKey, kind, channel, recipient, attempts, test, priority, createdAt, nextAttemptAt, lastAttemptAt
+                SELECT id, idempotencyKey, kind, channel, recipient, attempts, test, concealed, priority, createdAt, nextAttemptAt, lastAttemptAt
                 FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ? ORDER BY priority, id
                 """,
             arguments: [Int64.max])
@@ -116,6 +116,6 @@ extension WorkflowTransaction {
     /// An undelivered location update a newer one replaced: never sent.
     func supersede(_ old: OutboxMessage, by newer: OutboxMessage, at now: Int64) throws {
         try db.execute(sql: "UPDATE outbox SET supersededAt = ? WHERE id = ? AND deliveredAt IS NULL", arguments: [now, old.id])
-        try note("superseded", "\(old.idempotencyKey)|by \(newer.idempotencyKey)", at: now)
+        try note(old.isConcealed ? "concealed" : "superseded", "\(old.idempotencyKey)|by \(newer.idempotencyKey)", at: now)
     }
 }

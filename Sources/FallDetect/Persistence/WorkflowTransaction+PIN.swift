@@ -8,7 +8,7 @@ extension WorkflowTransaction {
         }
         // Nothing to disarm: no PIN is checked, so wrong tries here cannot keep the wearer locked
         // out of the next real alarm.
-        if try workflow().state == .noEmergency { return [.ignored("nothing to disarm")] }
+        if try workflow().displayedState == .noEmergency { return [.ignored("nothing to disarm")] }
         var lock = try setting("pinLock", as: PINLock.self) ?? PINLock()
         let outcome = lock.check(pin, pinHash: hash, duressHash: try setting("duressHash", as: String.self), at: now)
         try setSetting("pinLock", lock)

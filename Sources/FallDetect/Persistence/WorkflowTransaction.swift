@@ -78,11 +78,12 @@ public struct WorkflowTransaction {
         let actions = machine.handle(input, at: now)
         for action in actions {
             try journal(action, at: now)
-            if case .send(let kind) = action { try queue(kind, at: now) }
+            if case .send(let kind) = action.revealed { try queue(kind, at: now, concealed: action.isConcealed) }
+            // The incidents are what the page's history lists: the shown steps only.
             if case .transition(_, let to, let reason) = action { try recordIncident(to, reason: reason, trigger: machine.trigger, at: now) }
         }
         if let end = machine.trackingEndsAt, end != before.trackingEndsAt {
-            try note("tracking", "until \(Self.isoTime(end))", at: now)
+            try note(machine.underDuress ? "concealed" : "tracking", "until \(Self.isoTime(end))", at: now)
         }
         // Most ticks change nothing; writing nothing then keeps them free of disk syncs.
         if machine != before { try setSetting("workflow", machine) }
@@ -115,7 +116,7 @@ public struct WorkflowTransaction {
 
     /// One row per recipient; the key names the message, so a retry after a restart is
     /// recognisably the same message, never a second one.
-    private func queue(_ kind: MessageKind, at now: Int64) throws {
+    private func queue(_ kind: MessageKind, at now: Int64, concealed: Bool = false) throws {
         let sequence = (try setting("messageSequence", as: Int.self) ?? 0) + 1
         try setSetting("messageSequence", sequence)
         let contacts = try readableContacts(at: now)
@@ -130,15 +131,15 @@ public struct WorkflowTransaction {
             recipients = recipients.filter { $0.1 == Self.localLog.address || notified.contains($0.1) }
             // An alert still waiting for its retry must not arrive after the all clear.
             let pending = try OutboxMessage.fetchAll(
-                db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts, test FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ?",
+                db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts, test, concealed FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ?",
                 arguments: [Int64.max])
             for message in pending { try abandon(message, reason: "superseded by the all clear", at: now) }
         }
         let isTest = try workflow().trigger == .test
         for recipient in recipients {
             try db.execute(
-                sql: "INSERT OR IGNORE INTO outbox(idempotencyKey, kind, channel, recipient, createdAt, nextAttemptAt, priority, test) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                arguments: [try messageKey(sequence, recipient.0, recipient.1), kind.rawValue, recipient.0, recipient.1, now, now, kind.deliveryPriority, isTest])
+                sql: "INSERT OR IGNORE INTO outbox(idempotencyKey, kind, channel, recipient, createdAt, nextAttemptAt, priority, test, concealed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                arguments: [try messageKey(sequence, recipient.0, recipient.1), kind.rawValue, recipient.0, recipient.1, now, now, kind.deliveryPriority, isTest, concealed])
         }
     }
 
@@ -170,8 +171,17 @@ public struct WorkflowTransaction {
     }
 
     func journal(_ action: WorkflowAction, at now: Int64) throws {
+        let (type, payload) = Self.journalLine(action)
+        try note(type, payload, at: now)
+    }
+
+    /// A concealed step is journalled as "concealed", which the page's history leaves out.
+    static func journalLine(_ action: WorkflowAction) -> (type: String, payload: String) {
         let (type, payload): (String, String)
         switch action {
+        case .concealed(let inner):
+            let line = journalLine(inner)
+            (type, payload) = ("concealed", "\(line.type)|\(line.payload)")
         case .transition(let from, let to, let reason): (type, payload) = ("transition", "\(from.rawValue)>\(to.rawValue)|\(reason)")
         case .alarm(let on): (type, payload) = ("alarm", on ? "on" : "off")
         case .keychainBeep(let on): (type, payload) = ("beep", on ? "on" : "off")
@@ -182,7 +192,7 @@ public struct WorkflowTransaction {
         case .warning(let text): (type, payload) = ("warning", text)
         case .ignored(let text): (type, payload) = ("ignored", text)
         }
-        try note(type, payload, at: now)
+        return (type, payload)
     }
 
     // MARK: Outbox
@@ -190,7 +200,7 @@ public struct WorkflowTransaction {
     /// Messages not yet delivered whose next attempt is due.
     public func due(at now: Int64) throws -> [OutboxMessage] {
         try OutboxMessage.fetchAll(
-            db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts, test FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt <= ? ORDER BY id",
+            db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts, test, concealed FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt <= ? ORDER BY id",
             arguments: [now])
     }
 
@@ -198,7 +208,7 @@ public struct WorkflowTransaction {
     /// (an abandoned one waits at `Int64.max` for ever).
     public func waiting() throws -> [OutboxMessage] {
         try OutboxMessage.fetchAll(
-            db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts, test FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ? ORDER BY id",
+            db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts, test, concealed FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ? ORDER BY id",
             arguments: [Int64.max])
     }
 
@@ -231,7 +241,7 @@ public struct WorkflowTransaction {
     /// rejects); the journal says why, and it never comes due again.
     public func abandon(_ message: OutboxMessage, reason: String, at now: Int64) throws {
         try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1, nextAttemptAt = ? WHERE id = ?", arguments: [Int64.max, message.id])
-        try note("undeliverable", "\(message.idempotencyKey)|\(reason)", at: now)
+        try note(message.isConcealed ? "concealed" : "undeliverable", "\(message.idempotencyKey)|\(reason)", at: now)
     }
 
     /// Schedules another attempt after `retryAfter` seconds.

@@ -84,6 +84,39 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
     }
 
     public mutating func handle(_ input: WorkflowInput, at now: Int64) -> [WorkflowAction] {
+        let shownBefore = displayedState
+        let hiddenBefore = underDuress
+        let actions = step(input, at: now)
+        guard hiddenBefore || underDuress else { return actions }
+        return Self.disguised(actions, shownBefore: shownBefore, shownAfter: displayedState)
+    }
+
+    /// Under duress the device shows what a correct disarm shows: the alarm stopping, and a
+    /// transition where the shown state changes. The emergency's own steps (transitions,
+    /// messages, tracking) go on, concealed.
+    static func disguised(_ actions: [WorkflowAction], shownBefore: EmergencyState, shownAfter: EmergencyState) -> [WorkflowAction] {
+        var shown = actions.map { action -> WorkflowAction in
+            switch action {
+            case .transition, .send, .tracking, .showSurvey: .concealed(action)
+            case .alarm, .keychainBeep, .pinRequired, .warning, .ignored, .concealed: action
+            }
+        }
+        if shownBefore != shownAfter { shown.append(.transition(from: shownBefore, to: shownAfter, reason: "disarmed with the PIN")) }
+        return shown
+    }
+
+    private mutating func step(_ input: WorkflowInput, at now: Int64) -> [WorkflowAction] {
+        if underDuress {
+            switch input {
+            case .imFine, .call112, .quit, .survey, .cancel, .resume, .disarm:
+                // The wearer's answers get what they get from a device with no emergency: the
+                // same words, from a machine in that state.
+                var watching = EmergencyWorkflow(settings: settings)
+                return watching.step(input, at: now)
+            default:
+                break
+            }
+        }
         switch input {
         case .startProtection(let who, let gnssConfigured, let hasFix):
             person = who
@@ -165,6 +198,9 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
 
     private mutating func raise(_ kind: EmergencyTrigger, countdown: Double, fromKeychain: Bool, at now: Int64) -> [WorkflowAction] {
         guard isProtecting else { return [.ignored("protection is not active")] }
+        // A fall or an SOS while the duress PIN hides the emergency: the contacts, who know, hear
+        // of it at once (there is no countdown to show).
+        if underDuress, kind != .test { return [.send(.alert)] }
         guard state == .noEmergency else {
             if state == .alertCountdown { corroborated = true }
             return [.ignored("an emergency is already in progress")]
@@ -242,6 +278,12 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
             } else {
                 actions += trackingUpdate(at: now, moved: false)
             }
+        }
+        if underDuress, state == .emergencyEnded, !isTracking {
+            // The hidden emergency has run its course: the device, which has shown no emergency
+            // all along, protects again (before, it ignored every fall and SOS from then on).
+            underDuress = false
+            actions += resume(reason: "the emergency hidden by the duress PIN is over")
         }
         return actions
     }

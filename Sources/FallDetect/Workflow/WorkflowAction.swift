@@ -13,4 +13,18 @@ public enum WorkflowAction: Sendable, Equatable {
     case warning(String)
     /// The input does not apply now; the reason says why.
     case ignored(String)
+    /// A step of the emergency the duress PIN hides: stored, queued and logged as the action is,
+    /// never shown on the device (its page, event stream, API answers, history and metrics).
+    indirect case concealed(WorkflowAction)
+
+    /// The action itself, concealed or not.
+    public var revealed: WorkflowAction {
+        if case .concealed(let action) = self { return action.revealed }
+        return self
+    }
+
+    public var isConcealed: Bool {
+        if case .concealed = self { return true }
+        return false
+    }
 }

@@ -257,7 +257,7 @@ struct Daemon {
         hub.publish(DaemonEvent(
             "stop", at: WorkflowService.utcNow(), severity: .notice,
             [("samples", .int(Int(live.samples))), ("dropped", .int(Int(live.dropped))), ("detections", .int(live.detections)),
-             ("state", .string((try? store.workflow().state.rawValue) ?? "unknown"))]))
+             ("state", .string((try? store.workflow().displayedState.rawValue) ?? "unknown"))]))
         hub.finish()
     }
 

@@ -51,16 +51,18 @@ final class DaemonStatus: Sendable {
         let now = MonotonicTime.nowNanoseconds()
         let machine = try store.workflow()
         let live = liveStatistics()
+        // Under duress the device shows what a correct disarm leaves: no emergency, no tracking.
+        let shown = !machine.underDuress
         var workflow: [String: Any] = [
-            "state": machine.displayedState.rawValue, "alarm": machine.alarmOn, "tracking": machine.isTracking,
+            "state": machine.displayedState.rawValue, "alarm": machine.alarmOn, "tracking": shown && machine.isTracking,
             "protecting": machine.isProtecting,
         ]
         if let trigger = machine.trigger { workflow["trigger"] = trigger.rawValue }
         // After the countdown the page offers the survey and "resume" once the PIN was given.
         if machine.displayedState != .noEmergency { workflow["disarmed"] = machine.disarmed }
         if let left = machine.countdownRemaining(at: utc) { workflow["countdown_s"] = Self.tenths(left) }
-        if let left = machine.trackingRemaining(at: utc) { workflow["tracking_s"] = Self.tenths(left) }
-        if let next = machine.nextKeychainMessage(at: utc) { workflow["next_keychain_message_s"] = Self.tenths(next) }
+        if shown, let left = machine.trackingRemaining(at: utc) { workflow["tracking_s"] = Self.tenths(left) }
+        if shown, let next = machine.nextKeychainMessage(at: utc) { workflow["next_keychain_message_s"] = Self.tenths(next) }
         // The workflow's own record of a sensor fault (kept in SQLite, so it survives a restart).
         if let since = try store.transaction({ tx in try tx.sensorFaultSince() }) { workflow["sensor_fault_since"] = DaemonEvent.timestamp(since) }
         var sensor: [String: Any] = [
@@ -118,7 +120,7 @@ final class DaemonStatus: Sendable {
             // Never the full number: the page shows this to anyone who can reach it before the PIN.
             "contact_list": contacts.map { ["name": $0.name, "phone": Self.masked($0.phone.e164), "channel": $0.channel] },
             "channels": channels,
-            "outbox_waiting": try store.waiting().count,
+            "outbox_waiting": try store.waiting().filter { !$0.isConcealed }.count,
             "storage": ["database": store.path, "durable": store.isDurable, "problem": storageProblem ?? NSNull()] as [String: Any],
             "uptime_s": Self.tenths(Double(now - startedAt) / 1e9),
         ]

@@ -52,29 +52,39 @@ struct DispatchService: Service {
         let now = WorkflowService.utcNow()
         switch report {
         case .attempted(let message, let text, let delivered, let attempt, let reason):
-            metrics.message(channel: message.channel, outcome: delivered ? "delivered" : "failed")
+            if !message.isConcealed { metrics.message(channel: message.channel, outcome: delivered ? "delivered" : "failed") }
             var fields: [(String, JSONLine.Value)] = [
                 ("channel", .string(message.channel)), ("to", .string(message.recipient)), ("kind", .string(message.kind)),
                 ("delivered", .bool(delivered)), ("attempt", .int(attempt)), ("key", .string(message.idempotencyKey)),
                 ("text", .string(text)),
             ]
             if let reason { fields.append(("reason", .string(reason))) }
-            hub.publish(DaemonEvent("message", at: now, severity: delivered ? .notice : .warning, fields))
+            hub.publish(DaemonEvent("message", at: now, severity: delivered ? .notice : .warning, fields), concealed: message.isConcealed)
         case .superseded(let message, let newer):
-            metrics.message(channel: message.channel, outcome: "superseded")
-            hub.publish(DaemonEvent("superseded", at: now, [("key", .string(message.idempotencyKey)), ("by", .string(newer.idempotencyKey))]))
+            if !message.isConcealed { metrics.message(channel: message.channel, outcome: "superseded") }
+            hub.publish(
+                DaemonEvent("superseded", at: now, [("key", .string(message.idempotencyKey)), ("by", .string(newer.idempotencyKey))]),
+                concealed: message.isConcealed)
         case .abandoned(let message, let reason):
-            metrics.message(channel: message.channel, outcome: "abandoned")
-            hub.publish(DaemonEvent("undeliverable", at: now, severity: .error, [("key", .string(message.idempotencyKey)), ("reason", .string(reason))]))
+            if !message.isConcealed { metrics.message(channel: message.channel, outcome: "abandoned") }
+            hub.publish(
+                DaemonEvent("undeliverable", at: now, severity: .error, [("key", .string(message.idempotencyKey)), ("reason", .string(reason))]),
+                concealed: message.isConcealed)
         case .workflow(let actions):
-            for case .transition(let from, let to, let reason) in actions {
-                metrics.transition(to: to)
-                let left = (try? store.workflow()).map { WorkflowService.remaining($0, at: now) } ?? []
-                hub.publish(DaemonEvent("transition", at: now, severity: .notice,
-                                        [("from", .string(from.rawValue)), ("to", .string(to.rawValue)), ("reason", .string(reason))] + left))
-            }
-            for case .tracking(let on) in actions {
-                hub.publish(DaemonEvent("tracking", at: now, [("on", .bool(on))]))
+            let machine = try? store.workflow()
+            for action in actions {
+                switch action.revealed {
+                case .transition(let from, let to, let reason):
+                    if !action.isConcealed { metrics.transition(to: to) }
+                    let left = action.isConcealed ? [] : machine.map { WorkflowService.remaining($0, at: now) } ?? []
+                    hub.publish(DaemonEvent("transition", at: now, severity: .notice,
+                                            [("from", .string(from.rawValue)), ("to", .string(to.rawValue)), ("reason", .string(reason))] + left),
+                                concealed: action.isConcealed)
+                case .tracking(let on):
+                    hub.publish(DaemonEvent("tracking", at: now, [("on", .bool(on))]), concealed: action.isConcealed)
+                default:
+                    break
+                }
             }
         }
     }

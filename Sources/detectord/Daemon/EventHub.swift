@@ -20,7 +20,9 @@ final class EventHub: Sendable {
         self.keep = keep
     }
 
-    func publish(_ event: DaemonEvent) {
+    /// `concealed`: a step of the emergency the duress PIN hides, for the log alone (which only
+    /// root and the service's user read), never for the page or the stream.
+    func publish(_ event: DaemonEvent, concealed: Bool = false) {
         let level: Logger.Level = switch event.severity {
         case .error: .error
         case .warning: .warning
@@ -28,8 +30,8 @@ final class EventHub: Sendable {
         case .info: .info
         case .debug: .debug
         }
-        logger.log(level: level, "\(event.logLine)")
-        guard let streamed = Self.forListeners(event) else { return }
+        logger.log(level: level, "\(concealed ? "concealed " : "")\(event.logLine)")
+        guard !concealed, let streamed = Self.forListeners(event) else { return }
         let listeners = state.withLock { s in
             s.recent.append(streamed)
             if s.recent.count > keep { s.recent.removeFirst(s.recent.count - keep) }

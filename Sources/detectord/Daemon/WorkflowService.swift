@@ -119,7 +119,7 @@ final class WorkflowService: Service {
             try tx.recordWear(isWorn: true, since: start, at: start)
             return []
         }
-        hub.publish(DaemonEvent("workflow", at: Self.utcNow(), [("state", .string(machine.state.rawValue))] + Self.remaining(machine, at: Self.utcNow())))
+        hub.publish(DaemonEvent("workflow", at: Self.utcNow(), [("state", .string(machine.displayedState.rawValue))] + Self.remaining(machine, at: Self.utcNow())))
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
@@ -200,7 +200,7 @@ final class WorkflowService: Service {
             let result = attempt { tx in
                 let machine = try tx.workflow()
                 stateRead = true
-                decision = policy.decide(press, state: machine.state, trigger: machine.trigger)
+                decision = policy.decide(press, state: machine.displayedState, trigger: machine.trigger)
                 return try decision.input.map { try tx.apply($0, at: now) } ?? []
             }
             if let receivedAt { pressLatencies.record(nanoseconds: MonotonicTime.nowNanoseconds() - receivedAt) }
@@ -344,19 +344,22 @@ final class WorkflowService: Service {
     }
 
     /// Logs and streams what the workflow did; wakes the dispatcher when a message was queued.
+    /// A concealed step (the duress PIN's hidden emergency) goes to the log only.
     private func report(_ actions: [WorkflowAction], at now: Int64) {
         var queued = false
         for action in actions {
-            switch action {
+            let concealed = action.isConcealed
+            switch action.revealed {
             case .transition(let from, let to, let reason):
-                metrics.transition(to: to)
+                if !concealed { metrics.transition(to: to) }
                 if to == .noEmergency { rearmDetector() }
                 let machine = try? store.workflow()
                 hub.publish(DaemonEvent(
                     "transition", at: now, severity: .notice,
                     [("from", .string(from.rawValue)), ("to", .string(to.rawValue)), ("reason", .string(reason))]
                         + (machine.map { Self.remaining($0, at: now) } ?? [])
-                        + (demo && to == .alertCountdown ? [("demo", .string("countdown shortened for a demonstration"))] : [])))
+                        + (demo && to == .alertCountdown ? [("demo", .string("countdown shortened for a demonstration"))] : [])),
+                    concealed: concealed)
             case .alarm(let on):
                 hub.publish(DaemonEvent("alarm", at: now, [("on", .bool(on))]))
             case .keychainBeep(let on):
@@ -364,18 +367,22 @@ final class WorkflowService: Service {
                 beep(on)
             case .send(let kind):
                 queued = true
-                hub.publish(DaemonEvent("queued", at: now, [("kind", .string(kind.rawValue))]))
+                hub.publish(DaemonEvent("queued", at: now, [("kind", .string(kind.rawValue))]), concealed: concealed)
             case .tracking(let on):
                 let machine = try? store.workflow()
-                hub.publish(DaemonEvent("tracking", at: now, [("on", .bool(on))] + (machine.map { Self.remaining($0, at: now) } ?? [])))
+                hub.publish(
+                    DaemonEvent("tracking", at: now, [("on", .bool(on))] + (machine.map { Self.remaining($0, at: now) } ?? [])),
+                    concealed: concealed)
             case .showSurvey:
-                hub.publish(DaemonEvent("survey", at: now))
+                hub.publish(DaemonEvent("survey", at: now), concealed: concealed)
             case .pinRequired:
                 hub.publish(DaemonEvent("pin_required", at: now))
             case .warning(let text):
                 hub.publish(DaemonEvent("warning", at: now, severity: .warning, [("message", .string(text))]))
             case .ignored(let text):
                 hub.publish(DaemonEvent("ignored", at: now, severity: .debug, [("message", .string(text))]))
+            case .concealed:
+                break  // `revealed` unwraps every layer
             }
         }
         if queued { wakeDispatcher() }
@@ -384,6 +391,8 @@ final class WorkflowService: Service {
     /// The countdown's and tracking's time left, for a transition's event.
     static func remaining(_ machine: EmergencyWorkflow, at now: Int64) -> [(String, JSONLine.Value)] {
         var fields: [(String, JSONLine.Value)] = []
+        // Under duress the device shows no emergency: no countdown, no tracking.
+        if machine.underDuress { return fields }
         if let left = machine.countdownRemaining(at: now) { fields.append(("countdown_s", .number((left * 10).rounded() / 10))) }
         if let left = machine.trackingRemaining(at: now) { fields.append(("tracking_s", .number((left * 10).rounded() / 10))) }
         return fields
