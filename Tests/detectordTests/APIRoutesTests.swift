@@ -93,16 +93,7 @@ import Glibc
         #expect((incident?["messages"] as? [Any])?.isEmpty == true && !"\(incident ?? [:])".contains("duress"), "\(incident ?? [:])")
         let metrics = try DaemonProcess.request(base + "/metrics").text
         #expect(!metrics.contains("EMERGENCY_SENDING") && !metrics.contains("outcome=\"delivered\""), "\(metrics)")
-        let follower = Process()
-        follower.executableURL = DetectordProcess.executable
-        follower.arguments = ["ctl", "events", "--api", base]
-        let pipe = Pipe()
-        follower.standardOutput = pipe
-        try follower.run()
-        usleep(700_000)
-        follower.terminate()
-        follower.waitUntilExit()
-        let replayed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let replayed = try Self.followEvents(base)
         #expect(replayed.contains("disarmed with the PIN"), "the stream replays recent events: \(replayed)")
         let events = replayed.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let types = Set(events.compactMap { $0["type"] as? String })
@@ -172,21 +163,29 @@ import Glibc
 
     @Test func theEventStreamCarriesTheWorkflowAsItHappens() throws {
         try withQuietDaemon { base in
-            let follower = Process()
-            follower.executableURL = DetectordProcess.executable
-            follower.arguments = ["ctl", "events", "--api", base]
-            let pipe = Pipe()
-            follower.standardOutput = pipe
-            try follower.run()
-            usleep(500_000)
-            _ = try DaemonProcess.request(base + "/api/sos", method: "POST", json: [:])
-            usleep(700_000)
-            follower.terminate()
-            follower.waitUntilExit()
-            let lines = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+            let lines = try Self.followEvents(base) {
+                _ = try DaemonProcess.request(base + "/api/sos", method: "POST", json: [:])
+            }.split(separator: "\n")
             let events = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             #expect(events.contains { $0["type"] as? String == "start" }, "the recent events come first: \(lines)")
             #expect(events.contains { $0["type"] as? String == "transition" && $0["to"] as? String == "ALERT_COUNTDOWN" }, "\(lines)")
         }
+    }
+
+    /// What `detectord ctl events` prints (the recent events, then new ones) while `during` runs,
+    /// with half a second before and 0.7 s after it.
+    static func followEvents(_ base: String, during: () throws -> Void = {}) throws -> String {
+        let follower = Process()
+        follower.executableURL = DetectordProcess.executable
+        follower.arguments = ["ctl", "events", "--api", base]
+        let pipe = Pipe()
+        follower.standardOutput = pipe
+        try follower.run()
+        usleep(500_000)
+        try during()
+        usleep(700_000)
+        follower.terminate()
+        follower.waitUntilExit()
+        return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 }
