@@ -24,6 +24,9 @@ import Glibc
         var fds: [Int32] = [-1, -1]
         try #require(pipe(&fds) == 0)
         defer { for fd in fds { close(fd) } }
+        // Linux hands out the lowest free numbers: the new pipe has the closed one's. Were it
+        // otherwise, nothing below would be tested.
+        try #require(Set(fds) == [wake.readable, wake.writable], "the numbers were not reused: \(fds)")
         _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
         wake.signal()
         wake.close()

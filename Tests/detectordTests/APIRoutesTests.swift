@@ -5,6 +5,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+@testable import detectord
 
 /// The daemon's local API over real HTTP: status, the person's actions with the workflow's PIN
 /// rules, the cross-site guard, the event stream and the metrics.
@@ -169,6 +170,28 @@ import Glibc
             let events = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             #expect(events.contains { $0["type"] as? String == "start" }, "the recent events come first: \(lines)")
             #expect(events.contains { $0["type"] as? String == "transition" && $0["to"] as? String == "ALERT_COUNTDOWN" }, "\(lines)")
+        }
+    }
+
+    /// A client that opens a connection and sends half a request is cut off once it has been
+    /// idle for `Daemon.apiIdleSeconds`, not before: left open, such connections would use up
+    /// the daemon's descriptors.
+    @Test func aConnectionLeftHalfwayIsClosedWhenIdle() throws {
+        try withQuietDaemon { base in
+            let port = try #require(URL(string: base)?.port)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            try #require(GPSFake.withLoopbackAddress(port: port) { connect(fd, $0, $1) } == 0)
+            let half = "GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            #expect(half.withCString { send(fd, $0, strlen($0), 0) } > 0)
+            var wait = timeval(tv_sec: Int(Daemon.apiIdleSeconds) + 15, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+            let started = Date()
+            var byte: UInt8 = 0
+            let got = recv(fd, &byte, 1, 0)
+            let waited = Date().timeIntervalSince(started)
+            #expect(got == 0, "the daemon closed the connection (recv \(got), errno \(errno))")
+            #expect(waited > Double(Daemon.apiIdleSeconds) - 5, "closed after \(waited) s, before it was idle that long")
         }
     }
 

@@ -173,18 +173,23 @@ struct Daemon {
         let routes = APIRoutes(workflow: workflow, status: status, hub: hub, metrics: metrics, keychain: keychain,
                                pressSimulatedKeychain: pressSimulated, simulateKeychain: simulateKeychain, page: page,
                                setup: setup, tokens: loopbackOnly ? nil : tokens, limiter: limiter, secure: plan.tls != nil)
+        // A connection that sends nothing for this long, between requests or halfway through
+        // one, is closed: otherwise a client on the network that opens connections and leaves
+        // them (slowloris) would use up the daemon's descriptors, which its database needs too.
+        // A response being sent (the event stream, a scan) is never cut.
+        let http1 = HTTPServerBuilder.http1(configuration: .init(idleTimeout: .seconds(Self.apiIdleSeconds)))
         let server: HTTPServerBuilder
         if let tls = plan.tls {
             do {
                 let key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
                 let configuration = TLSConfiguration.makeServerConfiguration(
                     certificateChain: try NIOSSLCertificate.fromPEMFile(tls.certificate).map { .certificate($0) }, privateKey: .privateKey(key))
-                server = try HTTPServerBuilder.tls(HTTPServerBuilder.http1(), tlsConfiguration: configuration)
+                server = try HTTPServerBuilder.tls(http1, tlsConfiguration: configuration)
             } catch {
                 throw FallDetectError(.invalidArgument, "cannot use the certificate for HTTPS: \(error)", path: tls.certificate, field: "api.certificate")
             }
         } else {
-            server = HTTPServerBuilder.http1()
+            server = http1
         }
         let scheme = plan.tls == nil ? "http" : "https"
         let api = Application(
@@ -242,6 +247,8 @@ struct Daemon {
             logger: Logger(label: "detectord.lifecycle", factory: { DaemonLogHandler(label: $0).with(level: .warning) })))
         try await group.run()
         notifier.stopping()
+        // The sensor's last notices (a gap goes into the recording too) before the recording ends.
+        plan.sensorNotices.flush()
         if let recorder {
             do {
                 let totals = try recorder.close()
@@ -260,6 +267,8 @@ struct Daemon {
              ("state", .string((try? store.workflow().displayedState.rawValue) ?? "unknown"))]))
         hub.finish()
     }
+
+    static let apiIdleSeconds: Int64 = 30
 
     /// The workflow's database; when it cannot be written (a file system gone read-only, a file
     /// the service user may not write), a copy in memory and why: a device that refused to start

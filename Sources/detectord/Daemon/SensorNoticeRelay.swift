@@ -1,9 +1,11 @@
+import Dispatch
 import FallDetect
 import Synchronization
 
 /// Carries what a sensor source says (a chip found, a gap, a fault) from its thread to the
 /// daemon's event stream, which exists only once the daemon starts: notices before then wait
-/// here, so none is lost.
+/// here, so none is lost. The sink runs on a queue of its own, in order: the log it writes to can
+/// stall (journald on a slow SD card), and the sensor's thread must go on draining the chip.
 final class SensorNoticeRelay: Sendable {
     enum Notice: Sendable {
         case text(String)
@@ -11,24 +13,29 @@ final class SensorNoticeRelay: Sendable {
     }
 
     private let state = Mutex<(sink: (@Sendable (Notice) -> Void)?, waiting: [Notice])>((nil, []))
+    private let queue = DispatchQueue(label: "detectord.sensor-notices")
 
     init() {}
 
     func send(_ notice: Notice) {
-        let sink = state.withLock { s in
-            if s.sink == nil { s.waiting.append(notice) }
-            return s.sink
+        // Under the lock, so that a notice sent while `attach` hands over the waiting ones is
+        // queued after them.
+        state.withLock { s in
+            guard let sink = s.sink else { return s.waiting.append(notice) }
+            queue.async { sink(notice) }
         }
-        sink?(notice)
     }
 
     /// From now on notices go to `sink`; those that waited go first.
     func attach(_ sink: @escaping @Sendable (Notice) -> Void) {
-        let waiting = state.withLock { s in
+        state.withLock { s in
             s.sink = sink
-            defer { s.waiting.removeAll() }
-            return s.waiting
+            let waiting = s.waiting
+            s.waiting.removeAll()
+            queue.async { for notice in waiting { sink(notice) } }
         }
-        for notice in waiting { sink(notice) }
     }
+
+    /// Returns once every notice sent so far has reached the sink (tests, shutdown).
+    func flush() { queue.sync {} }
 }

@@ -6,7 +6,7 @@ import Glibc
 /// A non-blocking pipe another thread writes to so a thread waiting in poll() wakes up.
 final class WakeDescriptor: Sendable {
     let readable: Int32
-    private let writable: Int32
+    let writable: Int32
     /// Set by `close()`. A signal can come after it (a caller closing a bearer that already
     /// ended), and must not write to a descriptor number another thread may have opened since.
     private let closed = Mutex(false)
