@@ -21,6 +21,7 @@ import Glibc
         final class Log: Sendable {
             let notices = Mutex<[String]>([])
             let gaps = Mutex<[RecordedEvent]>([])
+            let rates = Mutex<[Double]>([])
         }
 
         init() { bus = SimulatedI2CBus(name: "/dev/i2c-1", clock: clock) }
@@ -35,7 +36,8 @@ import Glibc
             let log = log
             return I2CSensorSource(
                 options: options, clock: clock, openBus: { _ throws(I2CError) in bus },
-                notices: { text in log.notices.withLock { $0.append(text) } }, gaps: { gap in log.gaps.withLock { $0.append(gap) } })
+                notices: { text in log.notices.withLock { $0.append(text) } }, gaps: { gap in log.gaps.withLock { $0.append(gap) } },
+                rates: { hz in log.rates.withLock { $0.append(hz) } })
         }
 
         /// Runs until `seconds` of simulated time, calling `during` with the elapsed time first.
@@ -102,6 +104,18 @@ import Glibc
         #expect(Self.strictlyIncreasing(run.samples))
         let last = try #require(run.samples.last)
         #expect(abs(last.timestampNanoseconds - run.clock.nowNanoseconds()) < 25_000_000, "stamps follow the chip, not the nominal rate")
+    }
+
+    /// A rate the chip does not have: it runs at the next one up, says so, and reports that rate
+    /// each time it is set up, for the detector to follow.
+    @Test func aRateTheChipLacksIsReportedAsTheOneItRunsAt() throws {
+        let run = Run()
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion())
+        let source = run.source(Self.options(rate: 300))
+        try run.run(source, seconds: 1)
+        let rates = run.log.rates.withLock { $0 }
+        #expect(rates.count == 1 && abs((rates.first ?? 0) - 1000.0 / 3) < 0.01, "1 kHz divided by 3: \(rates)")
+        #expect(run.log.notices.withLock { $0 }.contains { $0.contains("has no 300 Hz rate; it runs at 333.3") })
     }
 
     /// Unplugged for half a second: a fault at once, a re-probe with backoff, the chip set up again,

@@ -43,6 +43,25 @@ import Testing
         #expect(!next.isWorn)
     }
 
+    /// The pipeline built again for the rate the chip really runs at keeps the wear monitor's
+    /// verdict and its stillness so far, though its windows are counted anew.
+    @Test func aNewRateKeepsWhetherTheDeviceIsWorn() throws {
+        var running = try DetectionPipeline(profile: .walking, sampleRate: 100)
+        for i in 0..<9_000 { _ = running.push(IMUSample(timestampNanoseconds: Int64(i) * 10_000_000, acceleration: SIMD3(0, 0, 1))) }
+        try #require(!running.isWorn)
+        var next = DetectorLoop.takingOver(try DetectionPipeline(profile: .walking, sampleRate: 104), from: running)
+        #expect(!next.isWorn)
+        // Picked up and carried: worn again, reported once, at the new rate.
+        var changes: [WearChange] = []
+        for i in 0..<1_040 {
+            let t = 90_000_000_000 + Int64(i) * 9_615_385
+            let swing = Float(i % 104) / 104 * 2 * .pi
+            _ = next.push(IMUSample(timestampNanoseconds: t, acceleration: SIMD3(0.5 * sin(swing), 0, cos(swing))))
+            changes += next.takeWearChanges()
+        }
+        #expect(changes.map(\.isWorn) == [true], "\(changes)")
+    }
+
     @Test func aStalledSourceIsAFaultWithinASecondAndRecoversByItself() throws {
         let setup = try DaemonTestSetup()
         defer { setup.remove() }

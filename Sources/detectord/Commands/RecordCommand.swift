@@ -76,6 +76,7 @@ struct RecordCommand: ParsableCommand {
             switch notice {
             case .text(let text): err.write("record: \(text)\n")
             case .gap(let gap): recorder.append(gap)
+            case .rate: break  // each sample carries its own time
             }
         }
         var gps: GPSDClient?

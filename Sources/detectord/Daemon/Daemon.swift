@@ -33,17 +33,20 @@ struct Daemon {
         }
 
         let model = try plan.fallModelPath.map { path throws(FallDetectError) in try FallModelFile.load(path: path) }
-        let makePipeline: @Sendable (DetectionProfile) throws -> DetectionPipeline = { [source = plan.source, axes = plan.axes, gyroscopeRange = plan.gyroscopeRange] profile in
+        // At the rate asked for; a chip that runs at another rate has it rebuilt (`DetectorSwitch.follow`).
+        let makePipeline: @Sendable (DetectionProfile, Double) throws -> DetectionPipeline = {
+            [source = plan.source, axes = plan.axes, gyroscopeRange = plan.gyroscopeRange] profile, rateHz in
             var pipeline = try DetectionPipeline(
-                profile: profile, sampleRate: Float(source.sampleRate), accelerometerRange: source.accelerometerRange,
+                profile: profile, sampleRate: Float(rateHz), accelerometerRange: source.accelerometerRange,
                 gyroscopeRange: gyroscopeRange, fallModel: model)
-            pipeline.mounting = try axes.estimator(sampleRate: Float(source.sampleRate))
+            pipeline.mounting = try axes.estimator(sampleRate: Float(rateHz))
             return pipeline
         }
         // The page's choice of profile holds unless the file names one.
         let choice = plan.detectorFromFile ? nil : try store.snapshot({ try $0.detectorChoice() })
         let (profile, sensitivity, pipeline) = try Self.startingDetector(
-            choice, otherwise: (plan.profile, plan.sensitivity), make: makePipeline, hub: hub, at: startedAt)
+            choice, otherwise: (plan.profile, plan.sensitivity), make: { [rate = plan.source.sampleRate] in try makePipeline($0, rate) },
+            hub: hub, at: startedAt)
         // Four seconds of samples: the detector can fall that far behind before anything drops.
         // Sources keep their rate within 10…10000 Hz, so this stays between 256 and 65536.
         let capacity = min(1 << 16, max(256, Int(min(plan.source.sampleRate, 10_000) * 4).nextPowerOfTwo))
@@ -52,7 +55,8 @@ struct Daemon {
             store: store, sensorSummary: plan.source.summary, nominalRate: plan.source.sampleRate, profile: profile.name,
             gnssSummary: plan.gnss.summary, sensorCondition: { [source = plan.source] in source.condition },
             channelSignal: { [channels = plan.channels] in (channels[$0] as? GSMModemChannel)?.signalDBm }, storageProblem: storageProblem)
-        let detectorSwitch = DetectorSwitch(profile: profile.name, sensitivity: sensitivity, onChange: { status.setProfile($0) }, make: makePipeline)
+        let detectorSwitch = DetectorSwitch(
+            profile: profile, sensitivity: sensitivity, rateHz: plan.source.sampleRate, onChange: { status.setProfile($0) }, make: makePipeline)
 
         let dispatcher = DispatchService(store: store, channels: plan.channels, isTest: false, deviceID: Self.deviceID(), hub: hub, metrics: metrics)
         let keychainFactory = plan.keychain == nil && plan.keychainSettings.kind != .none
@@ -210,6 +214,13 @@ struct Daemon {
                 recorder?.append(gap)
                 hub.publish(DaemonEvent("sensor_gap", at: WorkflowService.utcNow(), severity: .warning,
                                         [("lost_samples", .int(Int(gap.value))), ("reason", .string(gap.text))]))
+            case .rate(let hz):
+                do throws(FallDetectError) {
+                    try detectorSwitch.follow(rateHz: hz)
+                } catch {
+                    hub.publish(DaemonEvent("error", at: WorkflowService.utcNow(), severity: .error, [("message", .string(
+                        "\(error.message); the detector keeps its windows for \(detectorSwitch.rateHz) Hz"))]))
+                }
             }
         }
         hub.publish(DaemonEvent(

@@ -18,7 +18,8 @@ enum SensorSourceFactory {
             return Made(source: source, finite: !replay.loop)
         case .i2c(let i2c):
             let source = I2CSensorSource(
-                options: options(i2c, sensor), notices: { relay.send(.text($0)) }, gaps: { relay.send(.gap($0)) })
+                options: options(i2c, sensor), notices: { relay.send(.text($0)) }, gaps: { relay.send(.gap($0)) },
+                rates: { relay.send(.rate($0)) })
             return Made(source: source, finite: false)
         case .simulated(let simulated):
             guard let family = simulated.chip.chip.family, let model = IMUModel.first(of: family) else {
@@ -53,7 +54,8 @@ enum SensorSourceFactory {
                     if let (kind, from, until) = fault { bus.scheduleFault(kind, at: kind == .hungBus ? nil : at, from: from, until: until) }
                     return bus
                 },
-                notices: { relay.send(.text($0)) }, gaps: { relay.send(.gap($0)) })
+                notices: { relay.send(.text($0)) }, gaps: { relay.send(.gap($0)) },
+                rates: { relay.send(.rate($0)) })
             return Made(source: source, finite: simulated.stopAfterMotion)
         }
     }

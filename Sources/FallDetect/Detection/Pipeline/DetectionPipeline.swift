@@ -63,7 +63,9 @@ public struct DetectionPipeline: Sendable {
     /// would go unnoticed). A mapping given in the configuration stays as given.
     public mutating func takeOver(from running: DetectionPipeline) {
         if mounting != nil, let learned = running.mounting, learned.isEstimated { mounting = learned }
-        if wear.parameters == running.wear.parameters { wear = running.wear }
+        if wear.parameters == running.wear.parameters {
+            if wear.sampleRate == running.wear.sampleRate { wear = running.wear } else { wear.continueFrom(running.wear) }
+        }
     }
 
     /// The alert the last detection started was answered ("I'm fine", protection resumed): the

@@ -9,6 +9,7 @@ import Glibc
 /// Feed every sample in order; no allocation per sample.
 public struct WearMonitor: Sendable {
     public let parameters: WearParameters
+    public let sampleRate: Double
     public private(set) var isWorn = true
     var filter: ButterworthLowPass
     let windowSamples: Int
@@ -27,9 +28,19 @@ public struct WearMonitor: Sendable {
             throw FallDetectError(.invalidArgument, "a \(parameters.lowPassHertz) Hz low-pass needs a sample rate above twice that, got \(sampleRate) Hz", field: "sampleRate")
         }
         self.parameters = parameters
+        self.sampleRate = sampleRate
         self.filter = filter
         windowSamples = max(2, Int((parameters.windowSeconds * sampleRate).rounded()))
         windowsToOff = Int((parameters.offSeconds / parameters.windowSeconds).rounded(.up))
+    }
+
+    /// Takes up what `other`, built for another sample rate, decided: whether the device is worn
+    /// and how long it has lain still, so that the change of rate neither counts a device lying
+    /// off as worn again nor forgets the stillness counted so far.
+    public mutating func continueFrom(_ other: WearMonitor) {
+        isWorn = other.isWorn
+        quietWindows = other.quietWindows
+        quietSince = other.quietSince
     }
 
     /// Adds a sample; returns a change when one was decided.
