@@ -267,6 +267,19 @@ import Testing
         }
     }
 
+    /// The duress PIN during a test alarm: the emergency is real from then on, and it ends as
+    /// a real one does. Before, it stayed hidden for good and later alerts said "test".
+    @Test func duressDuringATestAlarmIsARealEmergencyThatEnds() {
+        var w = protected()
+        _ = w.handle(.testAlarm, at: 0)
+        _ = w.handle(.disarm(.duress), at: 10 * s)
+        #expect(w.trigger == .manual && w.underDuress)
+        _ = w.handle(.delivered(.alert), at: 11 * s)
+        #expect(w.isTracking, "tracked as a real emergency")
+        _ = w.handle(.tick, at: 11 * s + Int64(WorkflowSettings().trackingDuration * 1e9))
+        #expect(w.state == .noEmergency && !w.underDuress)
+    }
+
     /// A fall or an SOS while the duress PIN hides the emergency is not ignored: the contacts, who
     /// know, are alerted again at once.
     @Test func anSOSUnderDuressAlertsTheContactsAgain() {

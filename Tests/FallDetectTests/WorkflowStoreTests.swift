@@ -272,4 +272,18 @@ import Testing
             #expect(kinds == ["alert", "duress"] && duressWaiting.allSatisfy(\.isConcealed), "\(duressWaiting)")
         }
     }
+
+    /// The hidden emergency's messages never say "test", even when the duress PIN stopped a
+    /// test alarm.
+    @Test func theDuressPINDuringATestAlarmSendsNoTestMessages() throws {
+        try withStore { path in
+            let store = try WorkflowStore(path: path)
+            try store.saveContact(Contact(name: "Bob", phone: "+33612345678"))
+            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+            try store.apply(.testAlarm, at: 10 * s)
+            try store.apply(.disarm(.duress), at: 20 * s)
+            let waiting = try store.waiting()
+            #expect(!waiting.isEmpty && waiting.allSatisfy { $0.isConcealed && !$0.isTest }, "\(waiting)")
+        }
+    }
 }

@@ -199,8 +199,9 @@ import Glibc
         #expect(alerts.first?.1["recipient"] as? String == "+351917777777", "\(alerts.first?.1 ?? [:])")
     }
 
-    /// The workflow tells the detector when it is watching again, and only then: after "I'm
-    /// fine" a second fall must start a new countdown at once (`DetectionPipeline.rearm()`).
+    /// The workflow tells the detector when the wearer's answer makes it watch again, and only
+    /// then: after "I'm fine" a second fall must start a new countdown at once
+    /// (`DetectionPipeline.rearm()`); a countdown its own stages withdrew keeps the period.
     @Test func goingBackToWatchingRearmsTheDetector() async throws {
         let protected = try ProtectedStore("rearm")
         defer { try? FileManager.default.removeItem(at: protected.directory) }
@@ -219,6 +220,12 @@ import Glibc
         _ = await workflow.apply(.detection(.automaticFall), origin: "detector")
         #expect(try store.workflow().state == .alertCountdown)
         #expect(rearms.value.load(ordering: .relaxed) == before, "a countdown is no reason to re-arm")
+        // Withdrawn by the detector's own stage (up again): the refractory period stands.
+        _ = await workflow.apply(.followUp(.gotUp), origin: "detector")
+        #expect(try store.workflow().state == .noEmergency)
+        #expect(rearms.value.load(ordering: .relaxed) == before, "the detector's own withdrawal does not re-arm it")
+        _ = await workflow.apply(.detection(.automaticFall), origin: "detector")
+        #expect(try store.workflow().state == .alertCountdown)
         _ = await workflow.apply(.imFine, origin: "page")
         #expect(try store.workflow().state == .noEmergency)
         #expect(rearms.value.load(ordering: .relaxed) == before + 1)

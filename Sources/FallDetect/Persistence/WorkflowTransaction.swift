@@ -78,7 +78,11 @@ public struct WorkflowTransaction {
         let actions = machine.handle(input, at: now)
         for action in actions {
             try journal(action, at: now)
-            if case .send(let kind) = action.revealed { try queue(kind, at: now, concealed: action.isConcealed) }
+            // A test's messages say so; the emergency the duress PIN hides is never a test.
+            if case .send(let kind) = action.revealed {
+                let isTest = !action.isConcealed && (before.trigger == .test || machine.trigger == .test)
+                try queue(kind, at: now, concealed: action.isConcealed, isTest: isTest)
+            }
             // The incidents are what the page's history lists: the shown steps only.
             if case .transition(_, let to, let reason) = action { try recordIncident(to, reason: reason, trigger: machine.trigger, at: now) }
         }
@@ -111,12 +115,12 @@ public struct WorkflowTransaction {
     /// Queues a message the state machine does not decide on (a low keychain battery).
     public func enqueue(_ kind: MessageKind, at now: Int64) throws {
         try journal(.send(kind), at: now)
-        try queue(kind, at: now)
+        try queue(kind, at: now, isTest: try workflow().trigger == .test)
     }
 
     /// One row per recipient; the key names the message, so a retry after a restart is
     /// recognisably the same message, never a second one.
-    private func queue(_ kind: MessageKind, at now: Int64, concealed: Bool = false) throws {
+    private func queue(_ kind: MessageKind, at now: Int64, concealed: Bool = false, isTest: Bool) throws {
         let sequence = (try setting("messageSequence", as: Int.self) ?? 0) + 1
         try setSetting("messageSequence", sequence)
         let contacts = try readableContacts(at: now)
@@ -135,7 +139,6 @@ public struct WorkflowTransaction {
                 arguments: [Int64.max])
             for message in pending { try abandon(message, reason: "superseded by the all clear", at: now) }
         }
-        let isTest = try workflow().trigger == .test
         for recipient in recipients {
             try db.execute(
                 sql: "INSERT OR IGNORE INTO outbox(idempotencyKey, kind, channel, recipient, createdAt, nextAttemptAt, priority, test, concealed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

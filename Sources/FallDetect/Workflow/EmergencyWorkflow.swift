@@ -279,7 +279,7 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
                 actions += trackingUpdate(at: now, moved: false)
             }
         }
-        if underDuress, state == .emergencyEnded, !isTracking {
+        if underDuress, !isTracking, state == .emergencyEnded || (state == .emergencySent && delivered) {
             // The hidden emergency has run its course: the device, which has shown no emergency
             // all along, protects again (before, it ignored every fall and SOS from then on).
             underDuress = false
@@ -316,6 +316,9 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
             // Looks exactly like a disarm to whoever watches the device; the contacts learn the truth.
             disarmed = true
             underDuress = true
+            // A test alarm is a real emergency from here on: its messages must not say "test",
+            // and it ends as a real one does, with tracking.
+            if trigger == .test { trigger = .manual }
             if state == .alertCountdown {
                 // Send at once rather than wait out the countdown.
                 countdownDeadline = now

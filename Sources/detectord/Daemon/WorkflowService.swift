@@ -152,6 +152,7 @@ final class WorkflowService: Service {
                     hub.publish(DaemonEvent("action", at: now, [("input", .string(Self.name(input))), ("from", .string(origin))]))
                 }
                 report(actions, at: now)
+                rearmIfAnswered(actions, origin: origin)
             case .failure(let error):
                 let (kept, message) = unrecordable(input, origin: origin, error: error, at: now)
                 // Whoever asked (the page's SOS) learns it is taken and will happen, not that it failed.
@@ -161,7 +162,10 @@ final class WorkflowService: Service {
             reply?(result)
         case .disarm(let pin, let reply):
             let result = attempt { tx in try tx.disarm(pin: pin, at: now) }
-            if case .success(let actions) = result { report(actions, at: now) }
+            if case .success(let actions) = result {
+                report(actions, at: now)
+                rearmIfAnswered(actions, origin: "pin")
+            }
             reply(result)
         case .setup(let change, let pin, let reply):
             var outcome = SetupOutcome.pinNeeded
@@ -212,7 +216,9 @@ final class WorkflowService: Service {
             hub.publish(DaemonEvent("keychain_press", at: now, severity: .notice,
                                     [("pattern", .string(press.rawValue)), ("decision", .string(decision.reason))]))
             switch result {
-            case .success(let actions): report(actions, at: now)
+            case .success(let actions):
+                report(actions, at: now)
+                rearmIfAnswered(actions, origin: "keychain")
             case .failure(let error):
                 if let input = decision.input { _ = unrecordable(input, origin: "keychain", error: error, at: now) } else {
                     hub.publish(DaemonEvent("error", at: now, severity: .error, [("message", .string(error.description))]))
@@ -343,6 +349,14 @@ final class WorkflowService: Service {
         }
     }
 
+    /// The wearer answered (I'm fine, the PIN, resume, the survey) and the workflow watches again:
+    /// a fall from now on is a new event (`DetectionPipeline.rearm()`). A countdown the detector's
+    /// own stages withdrew (up again, timed out) keeps the refractory period, as the bench counts.
+    private func rearmIfAnswered(_ actions: [WorkflowAction], origin: String) {
+        guard origin != "detector" else { return }
+        if actions.contains(where: { if case .transition(_, .noEmergency, _) = $0 { true } else { false } }) { rearmDetector() }
+    }
+
     /// Logs and streams what the workflow did; wakes the dispatcher when a message was queued.
     /// A concealed step (the duress PIN's hidden emergency) goes to the log only.
     private func report(_ actions: [WorkflowAction], at now: Int64) {
@@ -352,7 +366,6 @@ final class WorkflowService: Service {
             switch action.revealed {
             case .transition(let from, let to, let reason):
                 if !concealed { metrics.transition(to: to) }
-                if to == .noEmergency { rearmDetector() }
                 let machine = try? store.workflow()
                 hub.publish(DaemonEvent(
                     "transition", at: now, severity: .notice,

@@ -70,11 +70,12 @@ public struct DetectionPipeline: Sendable {
 
     /// The alert the last detection started was answered ("I'm fine", protection resumed): the
     /// next fall is a new event, not one the refractory period holds back. Someone who cancels
-    /// and falls again trying to get up must not wait out the rest of the 30 s.
+    /// and falls again trying to get up must not wait out the rest of the 30 s. The crash
+    /// detector's late view of the same impact is still known as that fall (`repeatsFall`).
     public mutating func rearm() {
         fall?.gate.reset()
-        lastFallNanoseconds = nil
     }
+
 
     /// Whether the device is on a body (`WearMonitor`); it never withdraws a detection.
     public var isWorn: Bool { wear.isWorn }
