@@ -21,7 +21,7 @@ import Glibc
         final class Log: Sendable {
             let notices = Mutex<[String]>([])
             let gaps = Mutex<[RecordedEvent]>([])
-            let rates = Mutex<[Double]>([])
+            let configurations = Mutex<[IMUConfiguration]>([])
         }
 
         init() { bus = SimulatedI2CBus(name: "/dev/i2c-1", clock: clock) }
@@ -37,7 +37,7 @@ import Glibc
             return I2CSensorSource(
                 options: options, clock: clock, openBus: { _ throws(I2CError) in bus },
                 notices: { text in log.notices.withLock { $0.append(text) } }, gaps: { gap in log.gaps.withLock { $0.append(gap) } },
-                rates: { hz in log.rates.withLock { $0.append(hz) } })
+                configured: { configuration in log.configurations.withLock { $0.append(configuration) } })
         }
 
         /// Runs until `seconds` of simulated time, calling `during` with the elapsed time first.
@@ -106,15 +106,19 @@ import Glibc
         #expect(abs(last.timestampNanoseconds - run.clock.nowNanoseconds()) < 25_000_000, "stamps follow the chip, not the nominal rate")
     }
 
-    /// A rate the chip does not have: it runs at the next one up, says so, and reports that rate
-    /// each time it is set up, for the detector to follow.
+    /// A rate and a range the chip does not have: it runs at the next ones up, says so, and
+    /// reports them each time it is set up, for the detector to follow.
     @Test func aRateTheChipLacksIsReportedAsTheOneItRunsAt() throws {
         let run = Run()
         SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion())
-        let source = run.source(Self.options(rate: 300))
+        var options = Self.options(rate: 300)
+        options.request.gyroscopeRange = 300
+        let source = run.source(options)
         try run.run(source, seconds: 1)
-        let rates = run.log.rates.withLock { $0 }
+        let configurations = run.log.configurations.withLock { $0 }
+        let rates = configurations.map(\.rateHz)
         #expect(rates.count == 1 && abs((rates.first ?? 0) - 1000.0 / 3) < 0.01, "1 kHz divided by 3: \(rates)")
+        #expect(configurations.first?.gyroscopeRange == 500, "±300 °/s is ±500 on an MPU-6050")
         #expect(run.log.notices.withLock { $0 }.contains { $0.contains("has no 300 Hz rate; it runs at 333.3") })
     }
 

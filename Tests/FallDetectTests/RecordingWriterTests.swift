@@ -77,6 +77,31 @@ import Testing
         }
     }
 
+    /// A live chip's real rate and ranges, known after the header went out, are written into it
+    /// in place; the blocks written before and after stay intact.
+    @Test func theSensorFieldsAreRewrittenInPlace() throws {
+        let directory = try RecordingFixtures.temporaryDirectory()
+        let path = directory + "/rate.detrec"
+        let original = RecordingFixtures.fullRecording()
+        let writer = try RecordingWriter(path: path, info: original.info)
+        try writer.append(contentsOf: original.samples.prefix(3))
+        try writer.flush()
+        var sensor = original.info.sensor
+        sensor.sampleRate = 208
+        sensor.gyroscopeRange = 500
+        try writer.updateSensor(sensor)
+        try writer.append(contentsOf: original.samples.dropFirst(3))
+        try writer.close()
+        let read = try reader.read(path: path)
+        #expect(read.problems.isEmpty)
+        #expect(read.recording.info.sensor.sampleRate == 208 && read.recording.info.sensor.gyroscopeRange == 500)
+        #expect(read.recording.samples == original.samples)
+        var renamed = sensor
+        renamed.sensor += " and more"
+        let another = try RecordingWriter(path: directory + "/renamed.detrec", info: original.info)
+        #expect(throws: FallDetectError.self) { try another.updateSensor(renamed) }
+    }
+
     @Test func anUnclosedWriterFlushesWhenReleased() throws {
         let directory = try RecordingFixtures.temporaryDirectory()
         let path = directory + "/forgotten.detrec"

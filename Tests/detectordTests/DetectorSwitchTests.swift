@@ -9,14 +9,18 @@ import Testing
 @Suite struct DetectorSwitchTests {
     struct CannotRun: Error {}
 
-    static let make: @Sendable (DetectionProfile, Double) throws -> DetectionPipeline = { profile, rate in
+    static let make: @Sendable (DetectionProfile, SensorScale) throws -> DetectionPipeline = { profile, scale in
         if profile.name == "cycling" { throw FallDetectError(.invalidArgument, "a 5 Hz low-pass needs a sample rate above twice that", field: "sampleRate") }
         if profile.name == "car" { throw CannotRun() }
-        return try DetectionPipeline(profile: profile, sampleRate: Float(rate))
+        return try DetectionPipeline(profile: profile, sampleRate: Float(scale.rateHz))
     }
 
-    static func walking(make: @escaping @Sendable (DetectionProfile, Double) throws -> DetectionPipeline = make) -> DetectorSwitch {
-        DetectorSwitch(profile: .walking, sensitivity: "standard", rateHz: 100, make: make)
+    static func scale(_ rateHz: Double, gyroscope: Float = 2000) -> SensorScale {
+        SensorScale(rateHz: rateHz, accelerometerRange: 16, gyroscopeRange: gyroscope)
+    }
+
+    static func walking(make: @escaping @Sendable (DetectionProfile, SensorScale) throws -> DetectionPipeline = make) -> DetectorSwitch {
+        DetectorSwitch(profile: .walking, sensitivity: "standard", scale: scale(100), make: make)
     }
 
     @Test func aProfileThatCannotRunIsRefusedNamingWhy() throws {
@@ -42,38 +46,49 @@ import Testing
         let hub = EventHub(logger: .init(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         let file = (DetectionProfile.walking, "standard")
         let (kept, keptSensitivity, _) = try Daemon.startingDetector(
-            try DetectorChoice(profile: "motorcycling", sensitivity: "high"), otherwise: file, make: { try Self.make($0, 100) }, hub: hub, at: 0)
+            try DetectorChoice(profile: "motorcycling", sensitivity: "high"), otherwise: file, make: { try Self.make($0, Self.scale(100)) }, hub: hub, at: 0)
         #expect(kept.name == "motorcycling" && keptSensitivity == "high")
         #expect(hub.recentEvents.isEmpty)
 
         let (fallback, sensitivity, _) = try Daemon.startingDetector(
-            try DetectorChoice(profile: "cycling", sensitivity: "high"), otherwise: file, make: { try Self.make($0, 100) }, hub: hub, at: 0)
+            try DetectorChoice(profile: "cycling", sensitivity: "high"), otherwise: file, make: { try Self.make($0, Self.scale(100)) }, hub: hub, at: 0)
         #expect(fallback.name == "walking" && sensitivity == "standard")
         let error = try #require(hub.recentEvents.last)
         #expect(error.type == "error" && error.severity == .error)
         #expect(error.logLine.contains("cycling") && error.logLine.contains("walking"), "\(error.logLine)")
 
-        let (none, _, _) = try Daemon.startingDetector(nil, otherwise: file, make: { try Self.make($0, 100) }, hub: hub, at: 0)
+        let (none, _, _) = try Daemon.startingDetector(nil, otherwise: file, make: { try Self.make($0, Self.scale(100)) }, hub: hub, at: 0)
         #expect(none.name == "walking")
     }
 
-    /// The chip runs at another rate than the one asked for: the running profile is built again
-    /// for it, unless it is within 0.5 %; a rate the profile cannot run at keeps the old pipeline.
-    @Test func theDetectorFollowsTheRateTheChipRunsAt() throws {
-        final class Built: Sendable { let rates = Mutex<[Double]>([]) }
+    /// The chip runs at another rate or range than the one asked for: the running profile is
+    /// built again for it, unless the rate is within 0.5 %; one the profile cannot run at keeps
+    /// the old pipeline; a choice prepared before the change is built again when installed.
+    @Test func theDetectorFollowsTheRateAndRangesTheChipRunsAt() throws {
+        final class Built: Sendable { let scales = Mutex<[SensorScale]>([]) }
         let built = Built()
-        let detectorSwitch = Self.walking { profile, rate in
-            built.rates.withLock { $0.append(rate) }
-            if rate > 5000 { throw FallDetectError(.invalidArgument, "too fast", field: "sampleRate") }
-            return try Self.make(profile, rate)
+        let detectorSwitch = Self.walking { profile, scale in
+            built.scales.withLock { $0.append(scale) }
+            if scale.rateHz > 5000 { throw FallDetectError(.invalidArgument, "too fast", field: "sampleRate") }
+            return try Self.make(profile, scale)
         }
-        try detectorSwitch.follow(rateHz: 104)
-        #expect(detectorSwitch.rateHz == 104 && built.rates.withLock { $0 } == [104])
-        try detectorSwitch.follow(rateHz: 104.4)
-        #expect(detectorSwitch.rateHz == 104 && built.rates.withLock { $0 } == [104], "within 0.5 %: nothing rebuilt")
-        #expect(throws: FallDetectError.self) { try detectorSwitch.follow(rateHz: 6664) }
-        #expect(detectorSwitch.rateHz == 104, "the running pipeline stays")
-        _ = try detectorSwitch.prepare(try DetectorChoice(profile: "motorcycling", sensitivity: "standard"))
-        #expect(built.rates.withLock { $0 }.last == 104, "a profile chosen later is built for the chip's rate")
+        let rates = { built.scales.withLock { $0.map(\.rateHz) } }
+        try detectorSwitch.follow(Self.scale(104))
+        #expect(detectorSwitch.scale == Self.scale(104) && rates() == [104])
+        try detectorSwitch.follow(Self.scale(104.4))
+        #expect(detectorSwitch.scale.rateHz == 104 && rates() == [104], "within 0.5 %: nothing rebuilt")
+        try detectorSwitch.follow(Self.scale(104, gyroscope: 500))
+        #expect(detectorSwitch.scale.gyroscopeRange == 500 && rates() == [104, 104], "another range: rebuilt")
+        #expect(throws: FallDetectError.self) { try detectorSwitch.follow(Self.scale(6664, gyroscope: 500)) }
+        #expect(detectorSwitch.scale == Self.scale(104, gyroscope: 500), "the running pipeline stays")
+
+        let choice = try DetectorChoice(profile: "motorcycling", sensitivity: "standard")
+        let prepared = try detectorSwitch.prepare(choice)
+        #expect(prepared.scale == Self.scale(104, gyroscope: 500), "a profile chosen later is built for the chip")
+        try detectorSwitch.follow(Self.scale(208, gyroscope: 500))
+        let before = rates().count
+        try detectorSwitch.install(prepared, as: choice)
+        #expect(rates().count == before + 1 && rates().last == 208, "the chip changed since it was prepared: built again")
+        #expect(detectorSwitch.current() == ("motorcycling", "standard"))
     }
 }

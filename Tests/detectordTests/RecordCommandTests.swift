@@ -27,6 +27,7 @@ import Testing
         let recording = try RecordingReader().read(path: out).recording
         // LSM6DSO has no 200 Hz rate: the driver says which it chose, and the file has its samples.
         #expect(output.standardError.contains("has no 200 Hz rate; it runs at 208 Hz"), "\(output.standardError)")
+        #expect(recording.info.sensor.sampleRate == 208, "the header says what the samples are")
         #expect((300...430).contains(recording.samples.count), "\(recording.samples.count)")
         #expect(recording.info.title == "test walk")
         #expect(recording.info.sensor.sensor.hasPrefix("LSM6DSO"))

@@ -21,21 +21,21 @@ public final class I2CSensorSource: SensorSource {
     private let openBus: @Sendable (String) throws(I2CError) -> any I2CBus
     private let onNotice: @Sendable (String) -> Void
     private let onGap: @Sendable (RecordedEvent) -> Void
-    private let onRate: @Sendable (Double) -> Void
+    private let onConfigured: @Sendable (IMUConfiguration) -> Void
     private let state: Mutex<SensorCondition>
 
     public init(
         options: I2CSensorOptions, clock: any IMUClock = SystemIMUClock(),
         openBus: @escaping @Sendable (String) throws(I2CError) -> any I2CBus = { path throws(I2CError) in try LinuxI2CBus(path: path) },
         notices: @escaping @Sendable (String) -> Void = { _ in }, gaps: @escaping @Sendable (RecordedEvent) -> Void = { _ in },
-        rates: @escaping @Sendable (Double) -> Void = { _ in }
+        configured: @escaping @Sendable (IMUConfiguration) -> Void = { _ in }
     ) {
         self.options = options
         self.clock = clock
         self.openBus = openBus
         onNotice = notices
         onGap = gaps
-        onRate = rates
+        onConfigured = configured
         state = Mutex(SensorCondition(nominalRateHz: options.request.rateHz))
         let chip = options.family.flatMap(IMUModel.first(of:))?.name ?? "I2C IMU"
         summary = "\(chip) on \(options.busPath)" + (options.address.map { " at \(Self.hex($0))" } ?? "")
@@ -166,8 +166,9 @@ public final class I2CSensorSource: SensorSource {
             s.chip = chip
             s.nominalRateHz = configuration.rateHz
         }
-        // Every time it is set up: the detector builds its windows and filters for this rate.
-        onRate(configuration.rateHz)
+        // Every time it is set up: the detector builds its windows and filters for the rate and
+        // ranges the chip really has.
+        onConfigured(configuration)
         if abs(configuration.rateHz - options.request.rateHz) > 0.01 * options.request.rateHz {
             onNotice("\(model.name) has no \(Self.seconds(options.request.rateHz, unit: "Hz")) rate; it runs at \(Self.seconds(configuration.rateHz, unit: "Hz"))")
         }

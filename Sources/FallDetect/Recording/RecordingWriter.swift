@@ -38,7 +38,7 @@ public final class RecordingWriter {
     static let eventPayloadFlushThreshold = 64 * 1024
 
     public let path: String
-    public let info: RecordingInfo
+    public private(set) var info: RecordingInfo
     public let options: Options
     /// Bytes handed to the file (or the in-memory buffer) so far.
     public private(set) var bytesWritten = 0
@@ -91,6 +91,27 @@ public final class RecordingWriter {
             try? flush()
             if let fd { systemClose(fd) }
         }
+    }
+
+    /// Rewrites the header's sensor fields in place: a live chip tells its real rate and ranges
+    /// only once it is set up, after the header went out. Names may not change length.
+    public func updateSensor(_ sensor: SensorInfo) throws(FallDetectError) {
+        try checkOpen()
+        var updated = info
+        updated.sensor = sensor
+        let header = try Self.encodeHeader(updated)
+        let old = try Self.encodeHeader(info)
+        guard header.count == old.count else {
+            throw FallDetectError(.invalidArgument, "the sensor's names changed length; the header cannot be rewritten", path: path, field: "sensor")
+        }
+        if let fd {
+            if let failure = Self.writeAll(header, to: fd, at: 0) {
+                throw FallDetectError.io("cannot rewrite the recording's header", path: path, errno: failure)
+            }
+        } else {
+            memory.replaceSubrange(0..<header.count, with: header)
+        }
+        info = updated
     }
 
     // MARK: Appending
@@ -316,11 +337,18 @@ public final class RecordingWriter {
             bytesWritten += bytes.count
             return
         }
-        // The closure reports errno instead of throwing, so the typed error survives.
-        let failure: Int32? = bytes.withUnsafeBytes { raw in
+        if let failure = Self.writeAll(bytes, to: fd, at: nil) { throw FallDetectError.io("cannot write recording", path: path, errno: failure) }
+        bytesWritten += bytes.count
+    }
+
+    /// Writes all of `bytes` at the file's position, or at `offset` when given; the errno of a
+    /// failure, nil on success. Reporting errno instead of throwing keeps the typed error.
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32, at offset: off_t?) -> Int32? {
+        bytes.withUnsafeBytes { raw in
             var done = 0
             while done < raw.count {
-                let n = systemWrite(fd, raw.baseAddress! + done, raw.count - done)
+                let start = raw.baseAddress! + done
+                let n = offset.map { pwrite(fd, start, raw.count - done, $0 + off_t(done)) } ?? systemWrite(fd, start, raw.count - done)
                 if n < 0 {
                     if errno == EINTR { continue }
                     return errno
@@ -329,8 +357,6 @@ public final class RecordingWriter {
             }
             return nil
         }
-        if let failure { throw FallDetectError.io("cannot write recording", path: path, errno: failure) }
-        bytesWritten += bytes.count
     }
 
     private func checkOpen() throws(FallDetectError) {

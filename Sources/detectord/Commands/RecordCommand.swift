@@ -76,7 +76,7 @@ struct RecordCommand: ParsableCommand {
             switch notice {
             case .text(let text): err.write("record: \(text)\n")
             case .gap(let gap): recorder.append(gap)
-            case .rate: break  // each sample carries its own time
+            case .configured(let chip): recorder.chipConfigured(chip)
             }
         }
         var gps: GPSDClient?
@@ -91,6 +91,7 @@ struct RecordCommand: ParsableCommand {
             recorder.append(batch)
         }
         gps?.stop()
+        relay.flush()  // a gap at the very end goes into the file too
         let totals: SensorRecorder.Totals
         do {
             totals = try recorder.close()

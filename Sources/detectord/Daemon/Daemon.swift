@@ -33,19 +33,19 @@ struct Daemon {
         }
 
         let model = try plan.fallModelPath.map { path throws(FallDetectError) in try FallModelFile.load(path: path) }
-        // At the rate asked for; a chip that runs at another rate has it rebuilt (`DetectorSwitch.follow`).
-        let makePipeline: @Sendable (DetectionProfile, Double) throws -> DetectionPipeline = {
-            [source = plan.source, axes = plan.axes, gyroscopeRange = plan.gyroscopeRange] profile, rateHz in
+        // For the rate and ranges asked for; a chip set to others has it rebuilt (`DetectorSwitch.follow`).
+        let asked = SensorScale(rateHz: plan.source.sampleRate, accelerometerRange: plan.source.accelerometerRange, gyroscopeRange: plan.gyroscopeRange)
+        let makePipeline: @Sendable (DetectionProfile, SensorScale) throws -> DetectionPipeline = { [axes = plan.axes] profile, scale in
             var pipeline = try DetectionPipeline(
-                profile: profile, sampleRate: Float(rateHz), accelerometerRange: source.accelerometerRange,
-                gyroscopeRange: gyroscopeRange, fallModel: model)
-            pipeline.mounting = try axes.estimator(sampleRate: Float(rateHz))
+                profile: profile, sampleRate: Float(scale.rateHz), accelerometerRange: scale.accelerometerRange,
+                gyroscopeRange: scale.gyroscopeRange, fallModel: model)
+            pipeline.mounting = try axes.estimator(sampleRate: Float(scale.rateHz))
             return pipeline
         }
         // The page's choice of profile holds unless the file names one.
         let choice = plan.detectorFromFile ? nil : try store.snapshot({ try $0.detectorChoice() })
         let (profile, sensitivity, pipeline) = try Self.startingDetector(
-            choice, otherwise: (plan.profile, plan.sensitivity), make: { [rate = plan.source.sampleRate] in try makePipeline($0, rate) },
+            choice, otherwise: (plan.profile, plan.sensitivity), make: { try makePipeline($0, asked) },
             hub: hub, at: startedAt)
         // Four seconds of samples: the detector can fall that far behind before anything drops.
         // Sources keep their rate within 10…10000 Hz, so this stays between 256 and 65536.
@@ -56,7 +56,7 @@ struct Daemon {
             gnssSummary: plan.gnss.summary, sensorCondition: { [source = plan.source] in source.condition },
             channelSignal: { [channels = plan.channels] in (channels[$0] as? GSMModemChannel)?.signalDBm }, storageProblem: storageProblem)
         let detectorSwitch = DetectorSwitch(
-            profile: profile, sensitivity: sensitivity, rateHz: plan.source.sampleRate, onChange: { status.setProfile($0) }, make: makePipeline)
+            profile: profile, sensitivity: sensitivity, scale: asked, onChange: { status.setProfile($0) }, make: makePipeline)
 
         let dispatcher = DispatchService(store: store, channels: plan.channels, isTest: false, deviceID: Self.deviceID(), hub: hub, metrics: metrics)
         let keychainFactory = plan.keychain == nil && plan.keychainSettings.kind != .none
@@ -214,12 +214,13 @@ struct Daemon {
                 recorder?.append(gap)
                 hub.publish(DaemonEvent("sensor_gap", at: WorkflowService.utcNow(), severity: .warning,
                                         [("lost_samples", .int(Int(gap.value))), ("reason", .string(gap.text))]))
-            case .rate(let hz):
+            case .configured(let chip):
+                recorder?.chipConfigured(chip)
                 do throws(FallDetectError) {
-                    try detectorSwitch.follow(rateHz: hz)
+                    try detectorSwitch.follow(chip)
                 } catch {
                     hub.publish(DaemonEvent("error", at: WorkflowService.utcNow(), severity: .error, [("message", .string(
-                        "\(error.message); the detector keeps its windows for \(detectorSwitch.rateHz) Hz"))]))
+                        "\(error.message); the detector keeps its windows for \(detectorSwitch.scale.rateHz) Hz"))]))
                 }
             }
         }

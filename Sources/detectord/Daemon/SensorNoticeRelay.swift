@@ -10,8 +10,8 @@ final class SensorNoticeRelay: Sendable {
     enum Notice: Sendable {
         case text(String)
         case gap(RecordedEvent)
-        /// The rate the chip was set to, Hz, each time it is set up.
-        case rate(Double)
+        /// The rate and ranges the chip was set to, each time it is set up.
+        case configured(SensorScale)
     }
 
     private let state = Mutex<(sink: (@Sendable (Notice) -> Void)?, waiting: [Notice])>((nil, []))

@@ -68,6 +68,21 @@ final class SensorRecorder: Sendable {
 
     var totals: Totals { queue.withLock { $0.totals } }
 
+    /// The rate and ranges the chip was really set to (after the header went out): the header is
+    /// rewritten, so a replay builds its detector for what the samples are.
+    func chipConfigured(_ chip: SensorScale) {
+        var failure: FallDetectError?
+        writer.withLock { w in
+            var sensor = w.info.sensor
+            sensor.sampleRate = chip.rateHz
+            sensor.accelerometerRange = chip.accelerometerRange
+            sensor.gyroscopeRange = chip.gyroscopeRange
+            guard sensor != w.info.sensor, !w.isClosed else { return }
+            do throws(FallDetectError) { try w.updateSensor(sensor) } catch { failure = error }
+        }
+        if let failure { queue.withLock { q in if q.failure == nil { q.failure = failure } } }
+    }
+
     /// Writes what is queued, closes the file and returns the totals, or the first write error.
     func close() throws(FallDetectError) -> Totals {
         queue.withLock { $0.closing = true }

@@ -19,7 +19,7 @@ enum SensorSourceFactory {
         case .i2c(let i2c):
             let source = I2CSensorSource(
                 options: options(i2c, sensor), notices: { relay.send(.text($0)) }, gaps: { relay.send(.gap($0)) },
-                rates: { relay.send(.rate($0)) })
+                configured: { relay.send(.configured(SensorScale(rateHz: $0.rateHz, accelerometerRange: $0.accelerometerRange, gyroscopeRange: $0.gyroscopeRange))) })
             return Made(source: source, finite: false)
         case .simulated(let simulated):
             guard let family = simulated.chip.chip.family, let model = IMUModel.first(of: family) else {
@@ -55,7 +55,7 @@ enum SensorSourceFactory {
                     return bus
                 },
                 notices: { relay.send(.text($0)) }, gaps: { relay.send(.gap($0)) },
-                rates: { relay.send(.rate($0)) })
+                configured: { relay.send(.configured(SensorScale(rateHz: $0.rateHz, accelerometerRange: $0.accelerometerRange, gyroscopeRange: $0.gyroscopeRange))) })
             return Made(source: source, finite: simulated.stopAfterMotion)
         }
     }

@@ -72,10 +72,12 @@ struct SetupRoutes: Sendable {
             if fileManaged.detector { return try APIRoutes.problem(.conflict, "the profile is set in the configuration file ([detector] profile); change it there") }
             let body = try await APIRoutes.body(request)
             let choice = try APIRoutes.fields(in: body, APIRequestFields.detector)
-            let pipeline: DetectionPipeline
-            do throws(FallDetectError) { pipeline = try detector.prepare(choice) } catch { return try APIFieldRefusal(error).response() }
+            let prepared: DetectorSwitch.Prepared
+            do throws(FallDetectError) { prepared = try detector.prepare(choice) } catch { return try APIFieldRefusal(error).response() }
             return try await guarded(request, context, .detector(choice), body: body) { _ in
-                detector.install(pipeline, as: choice)
+                // Saved already; a chip that changed rate in between, to one this profile cannot
+                // run at, keeps the running pipeline and says why.
+                do throws(FallDetectError) { try detector.install(prepared, as: choice) } catch { return try APIFieldRefusal(error).response() }
                 return try APIRoutes.json(["ok": true, "profile": choice.profile, "sensitivity": choice.sensitivity])
             }
         }
