@@ -76,7 +76,6 @@ public struct DetectionPipeline: Sendable {
         fall?.gate.reset()
     }
 
-
     /// Whether the device is on a body (`WearMonitor`); it never withdraws a detection.
     public var isWorn: Bool { wear.isWorn }
 
