@@ -119,7 +119,7 @@ import Glibc
         let rates = configurations.map(\.rateHz)
         #expect(rates.count == 1 && abs((rates.first ?? 0) - 1000.0 / 3) < 0.01, "1 kHz divided by 3: \(rates)")
         #expect(configurations.first?.gyroscopeRange == 500, "±300 °/s is ±500 on an MPU-6050")
-        #expect(run.log.notices.withLock { $0 }.contains { $0.contains("has no 300 Hz rate; it runs at 333.3") })
+        #expect(run.log.notices.withLock { $0 }.contains { $0.contains("has no 300 Hz rate; it runs at 333.33 Hz") })
     }
 
     /// Unplugged for half a second: a fault at once, a re-probe with backoff, the chip set up again,

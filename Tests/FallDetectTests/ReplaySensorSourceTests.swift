@@ -69,6 +69,25 @@ import Testing
         #expect(ReplaySensorSource.moved(5_000, from: 1_000, to: 100) == 4_100)
     }
 
+    /// The detector and a recording made from the replay take the ranges the recording declares,
+    /// not a default: a ±500 °/s recording saturates at 500.
+    @Test func theRecordingsRangesAreTheSources() throws {
+        let dir = try SharedData.temporaryDirectory("replay-ranges")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var recording = RecordingFixtures.fullRecording()
+        recording.info.sensor.accelerometerRange = 8
+        recording.info.sensor.gyroscopeRange = 500
+        let path = dir + "/ranges.detrec"
+        try RecordingWriter.write(recording, to: path)
+        let source = try ReplaySensorSource(paths: [path])
+        #expect(source.accelerometerRange == 8)
+        #expect(source.gyroscopeRange == 500)
+        // A CSV says nothing of its ranges: unknown, which the detector reads as 16 g and 2000 °/s.
+        let csv = try Self.csv(rate: 100, seconds: 0.1)
+        defer { try? FileManager.default.removeItem(atPath: (csv as NSString).deletingLastPathComponent) }
+        #expect(try ReplaySensorSource(paths: [csv]).gyroscopeRange.isNaN)
+    }
+
     @Test func ratesNoIMURunsAtAndMissingFilesAreRefused() throws {
         let slow = try Self.csv(rate: 5, seconds: 2)
         defer { try? FileManager.default.removeItem(atPath: (slow as NSString).deletingLastPathComponent) }

@@ -204,7 +204,10 @@ public final class I2CSensorSource: SensorSource {
 
     static func hex(_ address: UInt8) -> String { "0x" + String(address, radix: 16) }
 
+    /// Two decimals at most: a chip's 1000/3 Hz reads "333.33 Hz", not all sixteen digits.
     static func seconds(_ value: Double, unit: String = "s") -> String {
-        value == value.rounded() ? "\(Int(value)) \(unit)" : "\(value) \(unit)"
+        let shown = (value * 100).rounded() / 100
+        guard shown.isFinite, abs(shown) < 1e15 else { return "\(value) \(unit)" }
+        return shown == shown.rounded() ? "\(Int(shown)) \(unit)" : "\(shown) \(unit)"
     }
 }

@@ -14,6 +14,8 @@ public final class ReplaySensorSource: SensorSource {
     public let summary: String
     public let sampleRate: Double
     public let accelerometerRange: Float
+    /// The gyroscope's full scale the first recording declares (not a positive number for a CSV).
+    public let gyroscopeRange: Float
     public let speed: Double
     public let loops: Bool
     private let catalog: ReplayCatalog
@@ -50,6 +52,7 @@ public final class ReplaySensorSource: SensorSource {
         }
         sampleRate = first.info.sensor.sampleRate
         accelerometerRange = first.info.sensor.accelerometerRange
+        gyroscopeRange = first.info.sensor.gyroscopeRange
         self.speed = speed
         self.loops = loops
         onFix = fixes

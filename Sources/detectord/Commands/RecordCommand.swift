@@ -67,7 +67,7 @@ struct RecordCommand: ParsableCommand {
         let source = made.source
         let recorder: SensorRecorder
         do {
-            recorder = try SensorRecorder(path: out, info: SensorRecorder.info(source: source, gyroscopeRange: Self.gyroscopeRange(settings), title: title))
+            recorder = try SensorRecorder(path: out, info: SensorRecorder.info(source: source, gyroscopeRange: made.gyroscopeRange, title: title))
         } catch {
             err.write("detectord record: \(error)\n")
             throw ExitCode(73)
@@ -104,14 +104,6 @@ struct RecordCommand: ParsableCommand {
         if case .failure(let error) = outcome {
             err.write("detectord record: \(error)\n")
             throw ExitCode(70)
-        }
-    }
-
-    static func gyroscopeRange(_ settings: DaemonConfiguration) -> Float {
-        switch settings.sensor.source {
-        case .i2c(let chip): Float(chip.gyroscopeRange)
-        case .simulated(let simulated): Float(simulated.chip.gyroscopeRange)
-        case .replay: 2000
         }
     }
 }

@@ -108,7 +108,7 @@ struct RunCommand: AsyncParsableCommand {
             tls: api.certificate.flatMap { certificate in api.key.map { DaemonPlan.TLSFiles(certificate: certificate, key: $0) } },
             detectorFromFile: settings.detector.fromFile,
             contactChannels: Self.contactChannels(settings.channels.configured.map(\.rawValue)), exitWhenIdle: exitWhenIdle,
-            statusEvery: statusEvery, sensorNotices: relay, recordPath: record, gyroscopeRange: RecordCommand.gyroscopeRange(settings))
+            statusEvery: statusEvery, sensorNotices: relay, recordPath: record, gyroscopeRange: made.gyroscopeRange)
     }
 
     /// The channels a contact added on the page may use, the default first: SMS, then the webhook,

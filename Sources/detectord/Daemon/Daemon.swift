@@ -220,7 +220,7 @@ struct Daemon {
                     try detectorSwitch.follow(chip)
                 } catch {
                     hub.publish(DaemonEvent("error", at: WorkflowService.utcNow(), severity: .error, [("message", .string(
-                        "\(error.message); the detector keeps its windows for \(detectorSwitch.scale.rateHz) Hz"))]))
+                        "\(error.message); the detector keeps its windows for \(ProgressLine.fixed(detectorSwitch.scale.rateHz, 2)) Hz"))]))
                 }
             }
         }

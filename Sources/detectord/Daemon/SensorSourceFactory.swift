@@ -8,6 +8,9 @@ enum SensorSourceFactory {
         var source: any SensorSource
         /// It ends by itself (a replay that does not loop).
         var finite: Bool
+        /// The gyroscope's full scale asked of the chip, or the one the replayed recording
+        /// declares: the AHRS's over-range check and a recording's header need it.
+        var gyroscopeRange: Float
     }
 
     static func make(_ sensor: SensorSettings, relay: SensorNoticeRelay, fixes: @escaping @Sendable (GNSSFix) -> Void) throws(FallDetectError) -> Made {
@@ -15,12 +18,12 @@ enum SensorSourceFactory {
         case .replay(let replay):
             let source = try ReplaySensorSource(
                 paths: [replay.path], speed: replay.speed, loops: replay.loop, fixes: fixes, notices: { relay.send(.text($0)) })
-            return Made(source: source, finite: !replay.loop)
+            return Made(source: source, finite: !replay.loop, gyroscopeRange: source.gyroscopeRange)
         case .i2c(let i2c):
             let source = I2CSensorSource(
                 options: options(i2c, sensor), notices: { relay.send(.text($0)) }, gaps: { relay.send(.gap($0)) },
                 configured: { relay.send(.configured(SensorScale(rateHz: $0.rateHz, accelerometerRange: $0.accelerometerRange, gyroscopeRange: $0.gyroscopeRange))) })
-            return Made(source: source, finite: false)
+            return Made(source: source, finite: false, gyroscopeRange: Float(i2c.gyroscopeRange))
         case .simulated(let simulated):
             guard let family = simulated.chip.chip.family, let model = IMUModel.first(of: family) else {
                 throw FallDetectError(.invalidArgument, "a simulated chip must be named", field: "sensor.simulated.chip")
@@ -56,7 +59,7 @@ enum SensorSourceFactory {
                 },
                 notices: { relay.send(.text($0)) }, gaps: { relay.send(.gap($0)) },
                 configured: { relay.send(.configured(SensorScale(rateHz: $0.rateHz, accelerometerRange: $0.accelerometerRange, gyroscopeRange: $0.gyroscopeRange))) })
-            return Made(source: source, finite: simulated.stopAfterMotion)
+            return Made(source: source, finite: simulated.stopAfterMotion, gyroscopeRange: Float(simulated.chip.gyroscopeRange))
         }
     }
 
