@@ -179,6 +179,33 @@ import Glibc
         #expect(client.connectionCount == 0)
     }
 
+    /// A gpsd host that does not answer: `connect` (like a name lookup) blocks in libgps and
+    /// cannot be interrupted. A listener whose accept queue is full drops the SYNs, so the
+    /// connection hangs until the listener closes. `stop()` returns after its bound, not when
+    /// the connection gives up; the thread then ends by itself.
+    @Test func aStopWhileConnectingDoesNotWaitForTheConnection() async throws {
+        let (listener, port) = try Self.loopbackListener(backlog: 0)
+        // One connection fills the queue of a backlog of 0.
+        let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(GPSFake.withLoopbackAddress(port: port) { connect(filler, $0, $1) } == 0)
+        var configuration = GPSDClient.Configuration(host: "127.0.0.1", port: String(port))
+        configuration.stopWait = 0.3
+        let client = GPSDClient(configuration: configuration)
+        client.start()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(client.state == .connecting, "connect blocks: \(client.state)")
+        let before = Date()
+        client.stop()
+        let waited = Date().timeIntervalSince(before)
+        #expect(waited < 5, "stop waited \(waited) s for a connection that would block for minutes")
+        #expect(client.state == .connecting, "the thread is still in connect: \(client.state)")
+        // The listener gone, the next SYN meets a reset: connect fails, and the thread sees the stop.
+        close(listener)
+        close(filler)
+        #expect(await eventually(timeout: 20) { client.state == .stopped }, "state: \(client.state)")
+        #expect(client.connectionCount == 0)
+    }
+
     @Test func connectsOnceGpsdStartsLate() async throws {
         guard let log = GPSFake.capture("haicom-305N.log") else { return }
         let port = GPSFake.freePort()
@@ -233,6 +260,21 @@ import Glibc
         #expect(client.connectionCount == 1, "silence alone does not reconnect")
     }
 
+    /// A socket listening on a free loopback port, and the port.
+    static func loopbackListener(backlog: Int32) throws -> (fd: Int32, port: Int) {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(listener >= 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && listen(listener, backlog) == 0 && getsockname(listener, $0, &length) == 0 }
+        }
+        try #require(bound)
+        return (listener, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
     /// A "gpsd" on loopback that answers one connection with `bytes`, then hangs up or, with
     /// `hangUp` false, stays silent until the test ends.
     final class ScriptedGPSD: Sendable {
@@ -241,18 +283,7 @@ import Glibc
         private let accepted = Mutex<Int32>(-1)
 
         init(sending bytes: String, hangUp: Bool) throws {
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            try #require(listener >= 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && listen(listener, 1) == 0 && getsockname(listener, $0, &length) == 0 }
-            }
-            try #require(bound)
-            self.listener = listener
-            port = Int(UInt16(bigEndian: address.sin_port))
+            (listener, port) = try GPSDClientTests.loopbackListener(backlog: 1)
             Thread.detachNewThread { [self] in
                 let fd = accept(listener, nil, nil)
                 guard fd >= 0 else { return }

@@ -19,6 +19,10 @@ public final class GPSDClient: GNSSSource {
         public var silenceTimeout: Double = 5
         /// No report for this long, seconds: the connection is presumed wedged and reopened.
         public var reconnectAfterSilence: Double = 60
+        /// Longest `stop()` waits for the thread, seconds. Opening a connection (the name lookup,
+        /// TCP's connect to a host that does not answer) cannot be interrupted and may block for
+        /// minutes; the thread then ends by itself when it returns.
+        public var stopWait: Double = 1
         public var thresholds = GNSSHealth.Thresholds()
 
         public init(host: String = "127.0.0.1", port: String = "2947") {
@@ -40,7 +44,6 @@ public final class GPSDClient: GNSSSource {
     public let fixes: AsyncStream<GNSSFix>
     private let continuation: AsyncStream<GNSSFix>.Continuation
     private let shared: Mutex<Shared>
-    private let exited = DispatchSemaphore(value: 0)
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -60,16 +63,14 @@ public final class GPSDClient: GNSSSource {
     /// Reports (TPV and SKY) read so far.
     public var reportCount: Int { shared.withLock { $0.reports } }
 
-    /// Starts the client thread; does nothing if it is already running.
+    /// Starts the client thread; does nothing if it is already running. A thread still ending
+    /// after a `stop()` that stopped waiting for it is told to go on instead.
     public func start() {
-        let thread = Thread { [self] in
-            runLoop()
-            exited.signal()
-        }
+        let thread = Thread { [self] in serve() }
         thread.name = "gpsd-client"
         let started = shared.withLock { s -> Bool in
-            guard !s.running else { return false }
             s.stopRequested = false
+            guard !s.running else { return false }
             s.state = .connecting
             s.running = true
             return true
@@ -77,17 +78,32 @@ public final class GPSDClient: GNSSSource {
         if started { thread.start() }
     }
 
-    /// Stops the thread and waits for it (at most about a quarter of a second).
+    /// Stops the thread and waits for it: about a quarter of a second at most, unless it is
+    /// opening a connection, which `Configuration.stopWait` bounds (the thread holds the client
+    /// until it ends by itself).
     public func stop() {
         let running = shared.withLock { s -> Bool in
             s.stopRequested = true
             return s.running
         }
         guard running else { return }
-        exited.wait()
-        shared.withLock {
-            $0.running = false
-            $0.state = .stopped
+        let deadline = MonotonicTime.nowNanoseconds() + Int64(configuration.stopWait * 1e9)
+        while shared.withLock({ $0.running }), MonotonicTime.nowNanoseconds() < deadline {
+            usleep(5_000)
+        }
+    }
+
+    /// The thread's body: ends only when a stop is asked for and no start came after it.
+    private func serve() {
+        while true {
+            runLoop()
+            let ended = shared.withLock { s -> Bool in
+                guard s.stopRequested else { return false }
+                s.running = false
+                s.state = .stopped
+                return true
+            }
+            if ended { return }
         }
     }
 
@@ -104,6 +120,8 @@ public final class GPSDClient: GNSSSource {
             let reason: String
             do {
                 let session = try GPSDConnection(host: configuration.host, port: configuration.port)
+                // A stop that came while the connection opened (it may take minutes).
+                if stopRequested { break }
                 try session.watch()
                 shared.withLock {
                     $0.connections += 1
