@@ -195,6 +195,48 @@ import Glibc
         }
     }
 
+    /// At most `Daemon.apiMaximumConnections` at once: one more is accepted by the kernel but
+    /// waits, unanswered, until another closes.
+    @Test func aConnectionBeyondTheCapWaitsForOneToClose() throws {
+        try withQuietDaemon { base in
+            let port = try #require(URL(string: base)?.port)
+            var held: [Int32] = []
+            defer { held.forEach { close($0) } }
+            for _ in 0..<Daemon.apiMaximumConnections {
+                let fd = try Self.connection(port)
+                held.append(fd)
+                // Answered: the daemon has accepted and counts it (kept alive after).
+                try #require(Self.answers(fd, within: 10), "connection \(held.count) of \(Daemon.apiMaximumConnections)")
+            }
+            let extra = try Self.connection(port)
+            defer { close(extra) }
+            #expect(!Self.answers(extra, within: 2), "one connection beyond the cap is answered at once")
+            close(held.removeLast())
+            #expect(Self.answers(extra, within: 10, sendFirst: false), "answered once a connection closed")
+        }
+    }
+
+    /// A TCP connection to the daemon on loopback.
+    static func connection(_ port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(fd >= 0)
+        try #require(GPSFake.withLoopbackAddress(port: port) { connect(fd, $0, $1) } == 0)
+        return fd
+    }
+
+    /// Sends a status request on `fd` (unless it has been sent) and says whether any answer
+    /// arrives within `seconds`.
+    static func answers(_ fd: Int32, within seconds: Int, sendFirst: Bool = true) -> Bool {
+        if sendFirst {
+            let request = "GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            guard request.withCString({ send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }) > 0 else { return false }
+        }
+        var wait = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        return recv(fd, &buffer, buffer.count, 0) > 0
+    }
+
     /// What `detectord ctl events` prints (the recent events, then new ones) while `during` runs,
     /// with half a second before and 0.7 s after it.
     static func followEvents(_ base: String, during: () throws -> Void = {}) throws -> String {

@@ -198,7 +198,11 @@ struct Daemon {
         let scheme = plan.tls == nil ? "http" : "https"
         let api = Application(
             router: routes.router(), server: server,
-            configuration: ApplicationConfiguration(address: .hostname(plan.apiHost, port: plan.apiPort), serverName: "detectord"),
+            configuration: ApplicationConfiguration(
+                address: .hostname(plan.apiHost, port: plan.apiPort), serverName: "detectord",
+                // Beyond this many, new connections wait in the kernel's queue until one closes,
+                // so no client can use up the descriptors the database and the sensor need.
+                availableConnectionsDelegate: MaximumAvailableConnections(Self.apiMaximumConnections)),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? plan.apiPort
                 hub.publish(DaemonEvent("api", at: WorkflowService.utcNow(), [("url", .string("\(scheme)://\(plan.apiHost):\(port)/api/status"))]))
@@ -281,6 +285,9 @@ struct Daemon {
     }
 
     static let apiIdleSeconds: Int64 = 30
+    /// Open API connections at once: a few pages (each holds an event stream and fetches on up
+    /// to six more) and `ctl`, with room to spare.
+    static let apiMaximumConnections = 64
 
     /// The workflow's database; when it cannot be written (a file system gone read-only, a file
     /// the service user may not write), a copy in memory and why: a device that refused to start
