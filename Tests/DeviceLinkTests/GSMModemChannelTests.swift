@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import DeviceLink
 import FallDetect
+import Synchronization
 
 /// The channel against `ModemSimulator` on a real pseudo-terminal: the same termios, poll and
 /// byte stream as a USB modem, with replies the test chooses.
@@ -231,6 +232,62 @@ import FallDetect
             try await Task.sleep(for: .milliseconds(100))
             #expect(await channel.deliver(Self.message("Help", attempt: 3)) == .delivered(reference: "sms 41"))
             #expect(modem.submitted.count == 1)
+        }
+    }
+
+    /// The daemon restarted while a three-part SMS waited for its reports, one of them in: the
+    /// new process, given what the outbox kept, sends no part again, and the reports that come
+    /// later confirm the message.
+    @Test func afterARestartThePartsThatWentOutAreNotSentAgain() async throws {
+        let sentence = "Last known location was 12 Rue de Rivoli 48.85661, 2.35222 at 14:05 CET on 22 Nov. "
+        let text = String(repeating: sentence, count: 5).trimmingCharacters(in: .whitespaces)
+        let kept = Mutex<String?>(nil)
+        let progress = ChannelProgress(saved: nil, save: { state in kept.withLock { $0 = state } })
+        var behavior = ModemSimulator.Behavior()
+        behavior.statusReport = nil
+        let settings = Self.settings { $0.reportWait = 0.3 }
+        let modem = try ModemSimulator(behavior)
+        defer { modem.stop() }
+        let before = GSMModemChannel(devicePath: modem.devicePath, settings: settings, seed: 7)
+        var message = Self.message(text)
+        message.progress = progress
+        #expect(await before.deliver(message) == .retryAfter(seconds: 30, reason: "accepted as SMS ref 41,42,43, no delivery report yet"))
+        modem.sendStatusReport(reference: 41, status: 0)
+        try await Task.sleep(for: .milliseconds(100))
+        message.attempt = 2
+        #expect(await before.deliver(message) == .retryAfter(seconds: 30, reason: "accepted as SMS ref 42,43, no delivery report yet"))
+        #expect(kept.withLock { $0 }?.hasPrefix("sms-parts d41 a42 a43\n") == true, "\(String(describing: kept.withLock { $0 }))")
+        await before.close()
+
+        // A new process: its session knows nothing but what the outbox kept.
+        let after = GSMModemChannel(devicePath: modem.devicePath, settings: settings, seed: 8)
+        message.attempt = 3
+        message.text = text + " Now at 14:20."  // the dispatcher writes the text anew
+        message.progress = ChannelProgress(saved: kept.withLock { $0 }, save: { state in kept.withLock { $0 = state } })
+        #expect(await after.deliver(message) == .retryAfter(seconds: 30, reason: "accepted as SMS ref 42,43, no delivery report yet"))
+        modem.sendStatusReport(reference: 42, status: 0)
+        modem.sendStatusReport(reference: 43, status: 0)
+        try await Task.sleep(for: .milliseconds(100))
+        message.attempt = 4
+        #expect(await after.deliver(message) == .delivered(reference: "sms 41,42,43"))
+        #expect(modem.submitted.count == 3, "no part went twice: \(modem.submitted.map { String(decoding: $0.body.prefix(8), as: UTF8.self) })")
+        // Saved before the outbox records the delivery: killed in between, nothing goes again.
+        #expect(kept.withLock { $0 }?.hasPrefix("sms-parts d41 d42 d43\n") == true, "\(String(describing: kept.withLock { $0 }))")
+        await after.close()
+    }
+
+    /// What the outbox keeps reads back as it was written; anything else is ignored, never
+    /// taken for parts that went out.
+    @Test func theSavedSubmissionReadsBack() {
+        // A text may hold line breaks, and even look like a saved header.
+        let text = "sms-parts d1\nHelp\nat 14:02"
+        let submission = ModemSession.Submission(
+            text: text, parts: [.unsent, .awaitingReport(reference: 7, since: 1), .delivered(reference: 255), .failed(reference: 3, status: 0x70)])
+        let read = ModemSession.Submission(saved: submission.saved, now: 99)
+        #expect(read?.text == text)
+        #expect(read?.parts == [.unsent, .awaitingReport(reference: 7, since: 99), .delivered(reference: 255), .failed(reference: 3, status: 0x70)])
+        for damaged in ["", "sms-parts d41", "sms-parts\nHelp", "sms-parts dx\nHelp", "sms-parts a4:1\nHelp", "sms-parts uu\nHelp", "other d41\nHelp", "sms-parts f3\nHelp"] {
+            #expect(ModemSession.Submission(saved: damaged, now: 0) == nil, "\(damaged)")
         }
     }
 

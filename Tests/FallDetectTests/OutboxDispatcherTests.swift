@@ -220,6 +220,33 @@ import Testing
         }
     }
 
+    /// What a channel saved of a message (the parts of an SMS that went out) comes back with its
+    /// next attempt, in a new process too, so the channel does not send them again.
+    @Test func aChannelsProgressComesBackWithTheNextAttemptAfterARestart() async throws {
+        try await withDatabase { path in
+            do {
+                let store = try sendingStore(path, contacts: [anna])
+                let pager = RecordingChannel(name: "pager", answer: { message in
+                    message.progress.save("part 1 of \(message.idempotencyKey)")
+                    return .retryAfter(seconds: 60, reason: "part 2 not yet")
+                })
+                _ = try await run(store, dispatcher(store, pager: pager), from: 30, through: 31)
+                let first = try #require(pager.received.first { $0.kind == .alert })
+                #expect(first.progress.saved == nil, "nothing saved before the first attempt")
+            }
+            let store = try WorkflowStore(path: path)
+            let pager = RecordingChannel(name: "pager")
+            let dispatcher = dispatcher(store, pager: pager)
+            let row = try #require(try store.snapshot { try $0.pendingMessages() }.first { $0.message.kind == MessageKind.alert.rawValue }?.message)
+            let probe = try #require(try dispatcher.nextDue())
+            _ = try await dispatcher.deliverDue(at: probe)
+            let alert = try #require(pager.received.first { $0.kind == .alert })
+            #expect(alert.progress.saved == "part 1 of \(alert.idempotencyKey)")
+            // Delivered: what the channel kept (an SMS's text holds the position) is not.
+            #expect(try store.snapshot { try $0.channelProgress(of: row) } == nil)
+        }
+    }
+
     @Test func aChannelMarkedDownStaysDownAfterARestart() async throws {
         try await withDatabase { path in
             do {

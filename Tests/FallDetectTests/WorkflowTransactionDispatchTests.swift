@@ -41,6 +41,24 @@ import Testing
         }
     }
 
+    /// What a channel saves of a message is kept while the message may go out, and never after:
+    /// a channel still busy with an alert the all clear abandoned must not leave its text behind.
+    @Test func aChannelsProgressIsKeptOnlyWhileTheMessageMayGoOut() throws {
+        try withStore { store in
+            try store.saveContact(Contact(name: "Anna", phone: "+447700900456", channel: "pager"))
+            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+            try store.apply(.sos(fromKeychain: true), at: 0)
+            try store.apply(.tick, at: 30 * s)
+            let alert = try #require(try store.snapshot { try $0.pendingMessages() }.first { $0.message.channel == "pager" }?.message)
+            try store.transaction { try $0.saveChannelProgress("sms-parts a41\nHelp", of: alert) }
+            #expect(try store.snapshot { try $0.channelProgress(of: alert) } == "sms-parts a41\nHelp")
+            try store.transaction { try $0.abandon(alert, reason: "test", at: 40 * s) }
+            #expect(try store.snapshot { try $0.channelProgress(of: alert) } == nil)
+            try store.transaction { try $0.saveChannelProgress("sms-parts d41\nHelp", of: alert) }
+            #expect(try store.snapshot { try $0.channelProgress(of: alert) } == nil, "a save after the message was given up is ignored")
+        }
+    }
+
     @Test func anEmergencyKeepsTheLastKnownPositionHoweverOld() throws {
         try withStore { store in
             try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)

@@ -24,6 +24,8 @@ final class ModemSession {
     struct Submission {
         var text: String
         var parts: [PartState]
+        /// Keeps `saved` with the message in the outbox (`ChannelProgress`), from its latest attempt.
+        var save: @Sendable (String) -> Void = { _ in }
     }
 
     enum PartState: Equatable {
@@ -66,7 +68,13 @@ final class ModemSession {
         guard let number = PhoneNumber(message.recipient) else {
             return .permanentFailure(reason: "\"\(message.recipient)\" is not an E.164 number")
         }
-        let text = sent[message.idempotencyKey]?.text ?? message.text
+        let key = message.idempotencyKey
+        // After a restart, what the outbox kept of the message: parts that went out do not go again.
+        if sent[key] == nil, let saved = message.progress.saved, let restored = Submission(saved: saved, now: SerialPort.now()) {
+            sent[key] = restored
+        }
+        sent[key]?.save = message.progress.save
+        let text = sent[key]?.text ?? message.text
         let sms = TextModeSMS(text)
         attempt = max(1, message.attempt)
         do {
@@ -74,13 +82,11 @@ final class ModemSession {
             try drain(port)
             // Reports that came in belong to whichever message owns the reference: settle them all,
             // so a report is used by its own message before a wrapped reference could reuse it.
-            for key in Array(sent.keys) {
-                let settled = settle(sent[key]?.parts ?? [])
-                sent[key]?.parts = settled
-            }
-            var parts = sent[message.idempotencyKey]?.parts ?? []
+            for other in Array(sent.keys) { keep(other, settle(sent[other]?.parts ?? [])) }
+            var parts = sent[key]?.parts ?? []
             if parts.count != sms.parts.count { parts = Array(repeating: .unsent, count: sms.parts.count) }
             parts = settle(parts)
+            keep(key, parts)
             let now = SerialPort.now()
             let toSend = parts.indices.filter { index in
                 switch parts[index] {
@@ -96,9 +102,13 @@ final class ModemSession {
                     parts[index] = settings.requireDeliveryReport
                         ? .awaitingReport(reference: reference, since: SerialPort.now())
                         : .delivered(reference: reference)
-                    sent[message.idempotencyKey] = Submission(text: text, parts: parts)
+                    // Saved before the next part goes: a crash now must not send this one again.
+                    var submission = sent[key] ?? Submission(text: text, parts: parts, save: message.progress.save)
+                    submission.parts = parts
+                    sent[key] = submission
+                    submission.save(submission.saved)
                 }
-                parts = try awaitReports(port, parts)
+                parts = try awaitReports(port, parts, of: key)
             }
             return conclude(message, parts)
         } catch let stop as Stop {
@@ -193,16 +203,28 @@ final class ModemSession {
     }
 
     /// Waits up to `reportWait` for a report on every part still awaiting one.
-    private func awaitReports(_ port: SerialPort, _ parts: [PartState]) throws(FallDetectError) -> [PartState] {
+    private func awaitReports(_ port: SerialPort, _ parts: [PartState], of key: String) throws(FallDetectError) -> [PartState] {
         var parts = settle(parts)
+        keep(key, parts)
         let deadline = SerialPort.now() + settings.reportWait
         while parts.contains(where: { if case .awaitingReport = $0 { true } else { false } }) {
             let left = deadline - SerialPort.now()
             guard left > 0, let line = try port.readLine(timeout: left) else { break }
             record(ModemLine(line))
             parts = settle(parts)
+            keep(key, parts)
         }
         return parts
+    }
+
+    /// Records `parts` as the message's and saves them with it when they changed, as each report
+    /// is used: a restart then knows every part delivered, including those of a message whose
+    /// delivery the outbox has not recorded yet, and does not send them again.
+    private func keep(_ key: String, _ parts: [PartState]) {
+        guard var submission = sent[key], submission.parts != parts else { return }
+        submission.parts = parts
+        sent[key] = submission
+        submission.save(submission.saved)
     }
 
     /// Applies the reports seen so far to the parts awaiting them.

@@ -11,13 +11,19 @@ public struct OutgoingMessage: Sendable, Equatable {
     public var payload: EmergencyPayload
     /// 1 for the first try; channels use it for their backoff.
     public var attempt: Int
+    /// What the channel did of this message on earlier attempts, and where to keep what it does.
+    public var progress: ChannelProgress
 
-    public init(idempotencyKey: String, kind: MessageKind, recipient: String, text: String, payload: EmergencyPayload, attempt: Int = 1) {
+    public init(
+        idempotencyKey: String, kind: MessageKind, recipient: String, text: String, payload: EmergencyPayload, attempt: Int = 1,
+        progress: ChannelProgress = .none
+    ) {
         self.idempotencyKey = idempotencyKey
         self.kind = kind
         self.recipient = recipient
         self.text = text
         self.payload = payload
         self.attempt = attempt
+        self.progress = progress
     }
 }

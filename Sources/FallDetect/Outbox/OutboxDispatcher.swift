@@ -142,11 +142,16 @@ public final class OutboxDispatcher {
             report(.abandoned(message: message, reason: reason))
             return
         }
+        let store = self.store
+        // A failed save is not reported here: it costs at most a part sent twice after a restart,
+        // and the store's trouble shows in the transactions that follow.
+        let save: @Sendable (String) -> Void = { progress in try? store.transaction { try $0.saveChannelProgress(progress, of: message) } }
         let outgoing = try store.snapshot { tx in
             let text = try self.text(for: message, in: tx, at: utc)
             return OutgoingMessage(
                 idempotencyKey: message.idempotencyKey, kind: MessageKind(rawValue: message.kind) ?? .alert, recipient: message.recipient,
-                text: text, payload: try payload(for: message, text: text, in: tx, at: utc), attempt: number)
+                text: text, payload: try payload(for: message, text: text, in: tx, at: utc), attempt: number,
+                progress: ChannelProgress(saved: try tx.channelProgress(of: message), save: save))
         }
         let outcome = await channel.deliver(outgoing)
         switch outcome {

@@ -141,6 +141,10 @@ public final class WorkflowStore: Sendable {
             // Messages of the emergency the duress PIN hides: sent as any other, never shown.
             try db.alter(table: "outbox") { t in t.add(column: "concealed", .boolean).notNull().defaults(to: false) }
         }
+        migrator.registerMigration("v7-channel-progress") { db in
+            // What a channel has sent of a message in parts, so a restart does not send it again.
+            try db.alter(table: "outbox") { t in t.add(column: "channelProgress", .text) }
+        }
         return migrator
     }
 

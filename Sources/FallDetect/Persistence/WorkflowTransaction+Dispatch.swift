@@ -3,6 +3,21 @@ import GRDB
 /// What `OutboxDispatcher` reads and records. Each method runs inside the caller's transaction, so
 /// a decision and its journal line commit together and survive a restart.
 extension WorkflowTransaction {
+    // MARK: Channel progress
+
+    /// What the message's channel saved of it on earlier attempts (`ChannelProgress`).
+    public func channelProgress(of message: OutboxMessage) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT channelProgress FROM outbox WHERE id = ?", arguments: [message.id])
+    }
+
+    /// Only while the message may still be sent: a channel still busy with a message the all
+    /// clear abandoned meanwhile must not leave its text (and position) behind for good.
+    public func saveChannelProgress(_ progress: String, of message: OutboxMessage) throws {
+        try db.execute(
+            sql: "UPDATE outbox SET channelProgress = ? WHERE id = ? AND deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ?",
+            arguments: [progress, message.id, Int64.max])
+    }
+
     // MARK: Positions
 
     /// Records the wearer's position: the latest, and the three latest (newest first) that the
@@ -115,7 +130,7 @@ extension WorkflowTransaction {
 
     /// An undelivered location update a newer one replaced: never sent.
     func supersede(_ old: OutboxMessage, by newer: OutboxMessage, at now: Int64) throws {
-        try db.execute(sql: "UPDATE outbox SET supersededAt = ? WHERE id = ? AND deliveredAt IS NULL", arguments: [now, old.id])
+        try db.execute(sql: "UPDATE outbox SET supersededAt = ?, channelProgress = NULL WHERE id = ? AND deliveredAt IS NULL", arguments: [now, old.id])
         try note(old.isConcealed ? "concealed" : "superseded", "\(old.idempotencyKey)|by \(newer.idempotencyKey)", at: now)
     }
 }

@@ -218,7 +218,10 @@ public struct WorkflowTransaction {
     /// Records a confirmed delivery (once) and tells the state machine.
     @discardableResult
     public func delivered(_ message: OutboxMessage, at now: Int64) throws -> [WorkflowAction] {
-        try db.execute(sql: "UPDATE outbox SET deliveredAt = ?, attempts = attempts + 1 WHERE id = ? AND deliveredAt IS NULL", arguments: [now, message.id])
+        // What the channel kept of the message (an SMS's text, with the position) goes with it.
+        try db.execute(
+            sql: "UPDATE outbox SET deliveredAt = ?, attempts = attempts + 1, channelProgress = NULL WHERE id = ? AND deliveredAt IS NULL",
+            arguments: [now, message.id])
         guard db.changesCount == 1 else { return [] }
         try note("delivered", message.idempotencyKey, at: now)
         try followWithAllClear(message, at: now)
@@ -243,7 +246,8 @@ public struct WorkflowTransaction {
     /// Gives up on a message that can never be delivered (no such channel, a number the network
     /// rejects); the journal says why, and it never comes due again.
     public func abandon(_ message: OutboxMessage, reason: String, at now: Int64) throws {
-        try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1, nextAttemptAt = ? WHERE id = ?", arguments: [Int64.max, message.id])
+        try db.execute(
+            sql: "UPDATE outbox SET attempts = attempts + 1, nextAttemptAt = ?, channelProgress = NULL WHERE id = ?", arguments: [Int64.max, message.id])
         try note(message.isConcealed ? "concealed" : "undeliverable", "\(message.idempotencyKey)|\(reason)", at: now)
     }
 
