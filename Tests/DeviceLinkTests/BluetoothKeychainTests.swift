@@ -120,6 +120,26 @@ import Testing
         await rig.shutDown()
     }
 
+    /// Reconnections and quick off-on changes during an alarm each used to start another refresh
+    /// chain, writing the beeper that many times more often (the tag's battery, when it matters).
+    @Test func reconnectionsDuringAnAlarmKeepOneRefresh() async throws {
+        let rig = try Rig(beepRefresh: 0.2)
+        #expect(await rig.connected())
+        await rig.keychain.setBeeping(true)
+        for round in 2...4 {
+            rig.tag.disconnect()
+            #expect(await rig.connected(count: round))
+            await rig.keychain.setBeeping(false)
+            await rig.keychain.setBeeping(true)
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let before = rig.tag.record.alertLevels.count
+        try await Task.sleep(for: .milliseconds(1000))
+        let writes = rig.tag.record.alertLevels.count - before
+        #expect(writes <= 8, "\(writes) beeper writes in 1 s with a 0.2 s refresh: more than one refresh is running")
+        await rig.shutDown()
+    }
+
     @Test func aTestBeepIsShortAndMild() async throws {
         let rig = try Rig()
         #expect(await rig.connected())

@@ -3,6 +3,7 @@ import FallDetect
 import Foundation
 import Logging
 import ServiceLifecycle
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -145,6 +146,49 @@ import Glibc
         defer { running.cancel() }
         #expect(await Self.eventually { keychain.status["state"] as? String == "adapter off" }, "\(keychain.status)")
         #expect((keychain.status["reason"] as? String)?.contains("btmgmt power on") == true)
+    }
+
+    /// A reload (a keychain paired or forgotten) that comes while the link is being made found no
+    /// link to stop, and the old binding's link ran on. Now that link is stopped once in place,
+    /// and the new binding's is made.
+    @Test func aReloadWhileTheLinkIsMadeIsNotLost() async throws {
+        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let made = Mutex(0)
+        let service = Mutex<KeychainService?>(nil)
+        let keychain = KeychainService(policy: try KeychainPressPolicy(), hub: EventHub(logger: logger), makeLink: {
+            if made.withLock({ $0 += 1; return $0 }) == 1 { service.withLock { $0 }?.reload() }
+            return SimulatedKeychain()
+        })
+        service.withLock { $0 = keychain }
+        let group = ServiceGroup(services: [keychain], logger: logger)
+        let running = Task { try await group.run() }
+        defer { running.cancel() }
+        #expect(await Self.eventually { made.withLock { $0 } >= 2 }, "the link made before the reload was stopped and another made")
+        await group.triggerGracefulShutdown()
+        _ = try? await running.value
+    }
+
+    /// The daemon asked to stop while the link is being made: the service still ends.
+    @Test func aShutdownWhileTheLinkIsMadeStillEnds() async throws {
+        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let groupBox = Mutex<ServiceGroup?>(nil)
+        let made = Mutex(0)
+        let keychain = KeychainService(policy: try KeychainPressPolicy(), hub: EventHub(logger: logger), makeLink: {
+            if made.withLock({ $0 += 1; return $0 }) == 1, let group = groupBox.withLock({ $0 }) {
+                Task { await group.triggerGracefulShutdown() }
+                usleep(300_000)  // the shutdown arrives before the link is in place
+            }
+            return SimulatedKeychain()
+        })
+        let group = ServiceGroup(services: [keychain], logger: logger)
+        groupBox.withLock { $0 = group }
+        let ended = Mutex(false)
+        let running = Task {
+            try? await group.run()
+            ended.withLock { $0 = true }
+        }
+        defer { running.cancel() }
+        #expect(await Self.eventually { ended.withLock { $0 } }, "the keychain service ended")
     }
 
     static func eventually(_ condition: () -> Bool) async -> Bool {

@@ -26,6 +26,8 @@ final class KeychainService: Service {
     private let reloads: AsyncStream<Void>
     private let reloadContinuation: AsyncStream<Void>.Continuation
     private let stopping = Mutex(false)
+    /// Reloads asked for so far: one that came while a link was being made reached no link.
+    private let reloadCount = Mutex(0)
 
     struct LinkState: Sendable {
         var paired = false
@@ -71,6 +73,7 @@ final class KeychainService: Service {
 
     /// Makes the link again from the stored binding (after `detectord pair`).
     func reload() {
+        reloadCount.withLock { $0 += 1 }
         reloadContinuation.yield()
         current.withLock { $0 }?.stop()
     }
@@ -120,6 +123,7 @@ final class KeychainService: Service {
         var reloadSignals = reloads.makeAsyncIterator()
         await withGracefulShutdownHandler {
             while !stopping.withLock({ $0 }) {
+                let generation = reloadCount.withLock { $0 }
                 guard let link = makeLink() else {
                     state.withLock { $0 = LinkState() }
                     current.withLock { $0 = nil }
@@ -127,6 +131,9 @@ final class KeychainService: Service {
                     continue
                 }
                 current.withLock { $0 = link }
+                // A stop or a reload that came while the link was being made found no link to
+                // stop: the daemon would hang at shutdown, or serve a keychain just forgotten.
+                if stopping.withLock({ $0 }) || reloadCount.withLock({ $0 }) != generation { link.stop() }
                 state.withLock { $0 = LinkState(paired: true, summary: link.summary, lostSince: MonotonicTime.nowNanoseconds()) }
                 if beeping.withLock({ $0 }) { await link.setBeeping(true) }
                 let runner = Task { await link.run() }

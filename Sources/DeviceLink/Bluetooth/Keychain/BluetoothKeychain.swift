@@ -51,6 +51,14 @@ public final class BluetoothKeychain: KeychainLink {
         classifier = Mutex(PressClassifier(timing: timing, decidesSingleAtOnce: decidesSingleAtOnce))
     }
 
+    /// What a timer is for: each holds at most one pending timer, and scheduling one replaces the
+    /// last. Two refresh chains would write the beeper twice as often (a drain on the tag's
+    /// battery during a long alarm), and timers kept in a list would pile up over months of
+    /// reconnection attempts.
+    private enum TimerSlot: Hashable {
+        case attempt, deadline, refresh, testBeepEnd
+    }
+
     /// How long a link must last for a drop to start the backoff afresh.
     static let stableLinkSeconds = 30.0
 
@@ -66,15 +74,15 @@ public final class BluetoothKeychain: KeychainLink {
         var beeping = false
         var testBeeping = false
         var lastNotification: Int64?
-        var timers: [Task<Void, Never>] = []
-        defer { for timer in timers { timer.cancel() } }
+        var timers: [TimerSlot: Task<Void, Never>] = [:]
+        defer { for timer in timers.values { timer.cancel() } }
 
-        func after(_ seconds: Double, _ input: Input) {
-            timers.removeAll { $0.isCancelled }
-            timers.append(Task { [post] in
+        func after(_ seconds: Double, _ input: Input, in slot: TimerSlot) {
+            timers[slot]?.cancel()
+            timers[slot] = Task { [post] in
                 try? await Task.sleep(for: .milliseconds(Int(max(0, seconds) * 1000)))
                 if !Task.isCancelled { post.yield(input) }
-            })
+            }
         }
         // Beeper writes go out one after another, each after the last has left: two writes in
         // separate tasks could overtake each other and leave the tag beeping.
@@ -91,7 +99,7 @@ public final class BluetoothKeychain: KeychainLink {
         }
         func scheduleDeadline() {
             if let deadline = classifier.withLock({ $0.deadline }) {
-                after(Double(deadline - ATTBearer.monotonicNow()) / 1e9, .deadline)
+                after(Double(deadline - ATTBearer.monotonicNow()) / 1e9, .deadline, in: .deadline)
             }
         }
 
@@ -142,14 +150,14 @@ public final class BluetoothKeychain: KeychainLink {
                     for await event in bearer.events { post.yield(.att(event, bearer)) }
                 }
                 if beeping || testBeeping { setAlert(beeping ? profile.alarmLevel : 1) }
-                if beeping { after(beepRefresh, .refresh) }
+                if beeping { after(beepRefresh, .refresh, in: .refresh) }
             case .failed(let reason):
                 failures += 1
                 shared.withLock { $0.lastError = reason }
                 // The drop itself was reported when it happened; failed attempts add no event,
                 // only a log line now and then.
                 if failures == 1 || failures % 10 == 0 { logger.info("keychain \(summary): \(reason)") }
-                after(reconnect.delay(afterFailures: failures - 1), .attempt)
+                after(reconnect.delay(afterFailures: failures - 1), .attempt, in: .attempt)
             case .att(let event, let bearer):
                 guard let current = link, current.bearer === bearer else { continue }
                 switch event {
@@ -183,7 +191,7 @@ public final class BluetoothKeychain: KeychainLink {
                     output.yield(.disconnected(reason: reason))
                     // At once after a link that lasted: an iTag advertises again right after a
                     // drop; backoff starts only when that attempt fails.
-                    if failures == 0 { post.yield(.attempt) } else { after(reconnect.delay(afterFailures: failures - 1), .attempt) }
+                    if failures == 0 { post.yield(.attempt) } else { after(reconnect.delay(afterFailures: failures - 1), .attempt, in: .attempt) }
                 }
             case .deadline:
                 if let press = classifier.withLock({ $0.poll(now: ATTBearer.monotonicNow()) }) { emit(press, receivedAt: lastNotification) }
@@ -192,15 +200,16 @@ public final class BluetoothKeychain: KeychainLink {
                 guard on != beeping else { continue }
                 beeping = on
                 setAlert(on ? profile.alarmLevel : 0)
-                if on { after(beepRefresh, .refresh) }
+                if on { after(beepRefresh, .refresh, in: .refresh) }
             case .refresh:
                 guard beeping else { continue }
                 setAlert(profile.alarmLevel)
-                after(beepRefresh, .refresh)
+                after(beepRefresh, .refresh, in: .refresh)
             case .testBeep(let seconds):
                 testBeeping = true
                 if !beeping { setAlert(1) }
-                after(seconds, .testBeepEnd)
+                // A second test beep extends the first rather than being cut short by its end.
+                after(seconds, .testBeepEnd, in: .testBeepEnd)
             case .testBeepEnd:
                 testBeeping = false
                 if !beeping { setAlert(0) }
