@@ -280,6 +280,26 @@ import Testing
         #expect(w.state == .noEmergency && !w.underDuress)
     }
 
+    /// A fall or an SOS during a test alarm is a real emergency: the test ends where it is and the
+    /// real one's countdown starts. Before, it was ignored, and went out as a test or not at all.
+    @Test func aFallOrAnSOSDuringATestAlarmIsARealEmergency() {
+        var w = protected()
+        _ = w.handle(.testAlarm, at: 0)
+        let actions = w.handle(.detection(.automaticFall), at: 5 * s)
+        #expect(w.state == .alertCountdown && w.trigger == .automaticFall && w.alarmOn)
+        #expect(actions.contains(.transition(from: .alertCountdown, to: .noEmergency, reason: "a real emergency during the test alarm")), "\(actions)")
+        #expect(actions.last == .keychainBeep(on: true), "the alarm sounds on: \(actions)")
+        // A test stuck sending (no network): an SOS still gets through as a real one.
+        var stuck = protected()
+        _ = stuck.handle(.testAlarm, at: 0)
+        _ = stuck.handle(.tick, at: 31 * s)
+        #expect(stuck.state == .emergencySending && stuck.trigger == .test)
+        _ = stuck.handle(.sos(fromKeychain: true), at: 40 * s)
+        #expect(stuck.state == .alertCountdown && stuck.trigger == .manual)
+        // A second test during a test changes nothing.
+        #expect(stuck.handle(.testAlarm, at: 41 * s) == [.ignored("an emergency is already in progress")])
+    }
+
     /// A fall or an SOS while the duress PIN hides the emergency is not ignored: the contacts, who
     /// know, are alerted again at once.
     @Test func anSOSUnderDuressAlertsTheContactsAgain() {

@@ -273,6 +273,27 @@ import Testing
         }
     }
 
+    /// A fall while a test alarm's messages wait (no network): they are given up, so none
+    /// arrives saying "test" in the middle of the real emergency or stands for its alert, and the
+    /// fall's own alert is not a test.
+    @Test func aRealEmergencyGivesUpTheTestAlarmsWaitingMessages() throws {
+        try withStore { path in
+            let store = try WorkflowStore(path: path)
+            try store.saveContact(Contact(name: "Bob", phone: "+33612345678"))
+            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+            try store.apply(.testAlarm, at: 10 * s)
+            try store.apply(.tick, at: 41 * s)
+            #expect(try store.waiting().contains { $0.isTest && $0.kind == "alert" })
+            try store.apply(.detection(.automaticFall), at: 50 * s)
+            let left = try store.waiting()
+            #expect(left.isEmpty, "\(left)")
+            try store.apply(.tick, at: 171 * s)
+            let waiting = try store.waiting()
+            #expect(waiting.contains { $0.kind == MessageKind.alert.rawValue }, "the fall's alert: \(waiting)")
+            #expect(waiting.allSatisfy { !$0.isTest }, "\(waiting)")
+        }
+    }
+
     /// The hidden emergency's messages never say "test", even when the duress PIN stopped a
     /// test alarm.
     @Test func theDuressPINDuringATestAlarmSendsNoTestMessages() throws {

@@ -199,6 +199,26 @@ import Glibc
         #expect(alerts.first?.1["recipient"] as? String == "+351917777777", "\(alerts.first?.1 ?? [:])")
     }
 
+    /// A restart during the countdown beeps the keychain again: the alarm still sounds, and the
+    /// wearer must be able to hear it to stop a false one. Before, the keychain stayed silent.
+    @Test func aRestartDuringTheCountdownBeepsTheKeychainAgain() async throws {
+        let protected = try ProtectedStore("beep-restart")
+        defer { try? FileManager.default.removeItem(at: protected.directory) }
+        let store = protected.store
+        try store.apply(.detection(.automaticFall), at: WorkflowService.utcNow())
+        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let beeps = Mutex<[Bool]>([])
+        let workflow = WorkflowService(
+            store: store, hub: EventHub(logger: logger), metrics: DaemonMetrics(), wakeDispatcher: {},
+            beep: { on in beeps.withLock { $0.append(on) } })
+        let group = ServiceGroup(services: [workflow], logger: logger)
+        let running = Task { try await group.run() }
+        defer { running.cancel() }
+        #expect(await KeychainServiceTests.eventually { beeps.withLock { $0 } == [true] }, "\(beeps.withLock { $0 })")
+        await group.triggerGracefulShutdown()
+        _ = try? await running.value
+    }
+
     /// The workflow tells the detector when the wearer's answer makes it watch again, and only
     /// then: after "I'm fine" a second fall must start a new countdown at once
     /// (`DetectionPipeline.rearm()`); a countdown its own stages withdrew keeps the period.

@@ -85,6 +85,9 @@ public struct WorkflowTransaction {
             }
             // The incidents are what the page's history lists: the shown steps only.
             if case .transition(_, let to, let reason) = action { try recordIncident(to, reason: reason, trigger: machine.trigger, at: now) }
+            // A real emergency begins: a test's messages still waiting would arrive saying "test"
+            // in the middle of it, and the first delivered would be taken for its alert's.
+            if case .transition(_, .alertCountdown, _) = action, machine.trigger != .test { try abandonTestMessages(at: now) }
         }
         if let end = machine.trackingEndsAt, end != before.trackingEndsAt {
             try note(machine.underDuress ? "concealed" : "tracking", "until \(Self.isoTime(end))", at: now)
@@ -110,6 +113,13 @@ public struct WorkflowTransaction {
         case .emergencySent, .emergencySendingFailed:
             break
         }
+    }
+
+    private func abandonTestMessages(at now: Int64) throws {
+        let waiting = try OutboxMessage.fetchAll(
+            db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts, test, concealed FROM outbox WHERE test AND deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ?",
+            arguments: [Int64.max])
+        for message in waiting { try abandon(message, reason: "a real emergency began; the test alarm's message is not sent", at: now) }
     }
 
     /// Queues a message the state machine does not decide on (a low keychain battery).

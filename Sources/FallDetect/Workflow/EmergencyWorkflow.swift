@@ -202,6 +202,13 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
         // of it at once (there is no countdown to show).
         if underDuress, kind != .test { return [.send(.alert)] }
         guard state == .noEmergency else {
+            // A real fall or SOS during a test alarm (which may be stuck sending for want of a
+            // network): the test ends where it is and the real emergency starts, with its own
+            // countdown and messages. Ignored, it went out as a test, or not at all.
+            if trigger == .test, kind != .test {
+                return resume(reason: "a real emergency during the test alarm")
+                    + raise(kind, countdown: countdown, fromKeychain: fromKeychain, at: now)
+            }
             if state == .alertCountdown { corroborated = true }
             return [.ignored("an emergency is already in progress")]
         }

@@ -58,7 +58,6 @@ struct Daemon {
         let detectorSwitch = DetectorSwitch(
             profile: profile, sensitivity: sensitivity, scale: asked, onChange: { status.setProfile($0) }, make: makePipeline)
 
-        let dispatcher = DispatchService(store: store, channels: plan.channels, isTest: false, deviceID: Self.deviceID(), hub: hub, metrics: metrics)
         let keychainFactory = plan.keychain == nil && plan.keychainSettings.kind != .none
             ? try KeychainLinkFactory(settings: plan.keychainSettings, store: store) : nil
         let keychain: KeychainService? = if let link = plan.keychain {
@@ -69,6 +68,9 @@ struct Daemon {
         } else {
             nil
         }
+        let dispatcher = DispatchService(
+            store: store, channels: plan.channels, isTest: false, deviceID: Self.deviceID(), hub: hub, metrics: metrics,
+            beep: { keychain?.beep($0) })
         let workflow = WorkflowService(
             store: store, hub: hub, metrics: metrics, demo: plan.demo, notWornMessageAfter: plan.notWornMessageAfter,
             sensorFaultMessageAfter: plan.sensorFaultMessageAfter,

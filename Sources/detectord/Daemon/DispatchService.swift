@@ -12,15 +12,21 @@ struct DispatchService: Service {
     let deviceID: String
     let hub: EventHub
     let metrics: DaemonMetrics
+    /// The keychain's beeper: a delivery can end an alarm (a test alarm's first delivery does).
+    let beep: @Sendable (Bool) -> Void
     private let woken = Wakeup()
 
-    init(store: WorkflowStore, channels: [String: any AlertChannel], isTest: Bool, deviceID: String, hub: EventHub, metrics: DaemonMetrics) {
+    init(
+        store: WorkflowStore, channels: [String: any AlertChannel], isTest: Bool, deviceID: String, hub: EventHub, metrics: DaemonMetrics,
+        beep: @escaping @Sendable (Bool) -> Void = { _ in }
+    ) {
         self.store = store
         self.channels = channels
         self.isTest = isTest
         self.deviceID = deviceID
         self.hub = hub
         self.metrics = metrics
+        self.beep = beep
     }
 
     /// Something was queued: look at the outbox now.
@@ -82,6 +88,11 @@ struct DispatchService: Service {
                                 concealed: action.isConcealed)
                 case .tracking(let on):
                     hub.publish(DaemonEvent("tracking", at: now, [("on", .bool(on))]), concealed: action.isConcealed)
+                case .alarm(let on):
+                    hub.publish(DaemonEvent("alarm", at: now, [("on", .bool(on))]))
+                case .keychainBeep(let on):
+                    hub.publish(DaemonEvent("keychain_beep", at: now, [("on", .bool(on))]))
+                    beep(on)
                 default:
                     break
                 }

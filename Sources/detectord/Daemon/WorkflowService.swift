@@ -109,8 +109,10 @@ final class WorkflowService: Service {
                 ("message", .string("the clock reads earlier than the last time recorded (not set yet?); countdowns and retries keep the time they had left")),
             ]))
         }
-        // A restart resumes: tell what the database says is going on.
+        // A restart resumes: tell what the database says is going on, and beep again on the
+        // keychain while the alarm sounds, so the wearer can still stop a false one.
         let machine = try store.workflow()
+        if machine.alarmOn { beep(true) }
         // The wear monitor starts from "worn" and reports only changes: a device still off is
         // found off again within its window, and one put back on while the daemon was down must
         // not stay "off" for ever.
