@@ -68,15 +68,17 @@ struct Daemon {
         } else {
             nil
         }
+        // One clock for both: a step moves the pending deadlines once, before either times anything.
+        let wallClock = WallClock(store: store, hub: hub)
         let dispatcher = DispatchService(
             store: store, channels: plan.channels, isTest: false, deviceID: Self.deviceID(), hub: hub, metrics: metrics,
-            beep: { keychain?.beep($0) })
+            beep: { keychain?.beep($0) }, clock: wallClock)
         let workflow = WorkflowService(
             store: store, hub: hub, metrics: metrics, demo: plan.demo, notWornMessageAfter: plan.notWornMessageAfter,
             sensorFaultMessageAfter: plan.sensorFaultMessageAfter,
             keychainLostMessageAfter: keychain == nil ? nil : plan.keychainSettings.linkLostMessage,
             positionRetention: plan.positionRetention, wakeDispatcher: { dispatcher.wake() }, beep: { keychain?.beep($0) },
-            rearmDetector: { detectorSwitch.rearm() })
+            rearmDetector: { detectorSwitch.rearm() }, clock: wallClock)
         keychain?.connect(to: workflow)
         status.attach(keychain: keychain)
 

@@ -14,11 +14,13 @@ struct DispatchService: Service {
     let metrics: DaemonMetrics
     /// The keychain's beeper: a delivery can end an alarm (a test alarm's first delivery does).
     let beep: @Sendable (Bool) -> Void
+    /// Shared with the workflow service: a clock step moves the deadlines once.
+    let clock: WallClock
     private let woken = Wakeup()
 
     init(
         store: WorkflowStore, channels: [String: any AlertChannel], isTest: Bool, deviceID: String, hub: EventHub, metrics: DaemonMetrics,
-        beep: @escaping @Sendable (Bool) -> Void = { _ in }
+        beep: @escaping @Sendable (Bool) -> Void = { _ in }, clock: WallClock? = nil
     ) {
         self.store = store
         self.channels = channels
@@ -27,6 +29,7 @@ struct DispatchService: Service {
         self.hub = hub
         self.metrics = metrics
         self.beep = beep
+        self.clock = clock ?? WallClock(store: store, hub: hub)
     }
 
     /// Something was queued: look at the outbox now.
@@ -37,10 +40,14 @@ struct DispatchService: Service {
         options.timeZone = .current
         let dispatcher = OutboxDispatcher(store: store, options: options)
         // Whatever a previous run left undelivered is due now.
-        var nextDue: Int64? = WorkflowService.utcNow()
+        var nextDue: Int64? = clock.now()
+        var steps = clock.steps
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
-            let now = WorkflowService.utcNow()
-            if woken.take() || nextDue.map({ now >= $0 }) == true {
+            let now = clock.now()
+            // After a clock step the deadlines moved: the one planned for is stale.
+            let stepped = clock.steps != steps
+            steps = clock.steps
+            if woken.take() || stepped || nextDue.map({ now >= $0 }) == true {
                 do {
                     try await dispatcher.deliverDue(at: now) { report($0) }
                     nextDue = try dispatcher.nextDue()

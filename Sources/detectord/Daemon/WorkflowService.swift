@@ -40,8 +40,8 @@ final class WorkflowService: Service {
     /// The last failure a tick met and when it was told: a tick that keeps failing (a full disk
     /// during a countdown) is told once a minute, not every second, and never not at all.
     private let tickFailure = Mutex<(message: String, toldAt: Int64)?>(nil)
-    /// Notices the wall clock being set, so the pending deadlines can move with it.
-    private let clock = Mutex(WallClockWatch())
+    /// The wall clock, shared with the dispatcher: a step moves the pending deadlines once.
+    let clock: WallClock
     /// Press-to-decision times of keychain presses, for `bench --keychain` and the metrics.
     let pressLatencies = PressLatencies()
 
@@ -49,7 +49,7 @@ final class WorkflowService: Service {
         store: WorkflowStore, hub: EventHub, metrics: DaemonMetrics, demo: Bool = false,
         notWornMessageAfter: Double? = nil, sensorFaultMessageAfter: Double? = nil, keychainLostMessageAfter: Double? = nil,
         positionRetention: Double? = nil, wakeDispatcher: @escaping @Sendable () -> Void, beep: @escaping @Sendable (Bool) -> Void = { _ in },
-        rearmDetector: @escaping @Sendable () -> Void = {}) {
+        rearmDetector: @escaping @Sendable () -> Void = {}, clock: WallClock? = nil) {
         self.demo = demo
         self.notWornMessageAfter = notWornMessageAfter
         self.sensorFaultMessageAfter = sensorFaultMessageAfter
@@ -61,6 +61,7 @@ final class WorkflowService: Service {
         self.hub = hub
         self.metrics = metrics
         self.wakeDispatcher = wakeDispatcher
+        self.clock = clock ?? WallClock(store: store, hub: hub)
         (commands, continuation) = AsyncStream.makeStream(of: WorkflowCommand.self, bufferingPolicy: .unbounded)
     }
 
@@ -141,9 +142,11 @@ final class WorkflowService: Service {
     }
 
     private func handle(_ command: WorkflowCommand) {
-        let now = Self.utcNow()
         // Before anything is timed by the new clock: a deadline set after the step is already right.
-        if let step = clock.withLock({ $0.step(wall: now, monotonic: MonotonicTime.nowNanoseconds()) }) { clockStepped(by: step, at: now) }
+        let stepsBefore = clock.steps
+        let now = clock.now()
+        // Retries are due at other times now.
+        if clock.steps != stepsBefore { wakeDispatcher() }
         switch command {
         case .input(let input, let origin, let reply):
             let result = attempt { tx in try tx.apply(input, at: now) }
@@ -279,21 +282,6 @@ final class WorkflowService: Service {
                 }
             }
         }
-    }
-
-    /// The wall clock was set: the countdown, retries, tracking and lockouts keep the time they
-    /// had left, and the wearer's page and the log say so.
-    private func clockStepped(by step: Int64, at now: Int64) {
-        let result = attempt { tx in
-            try tx.shiftPendingTimes(by: step, at: now)
-            return []
-        }
-        let seconds = WorkflowTransaction.seconds(step)
-        var message = "the clock was set by \(seconds); countdowns, retries and tracking keep the time they had left"
-        if case .failure(let error) = result { message = "the clock was set by \(seconds), but its deadlines could not be moved: \(error)" }
-        hub.publish(DaemonEvent("clock_step", at: now, severity: .warning, [("step_s", .number(Double(step) / 1e9)), ("message", .string(message))]))
-        // Retries are due at other times now.
-        wakeDispatcher()
     }
 
     /// True once a minute; also when the clock stepped back past the last prune.
