@@ -207,6 +207,37 @@ import Testing
         }
     }
 
+    /// The set-up's test alarm reached everyone; the fall's alert then reached only Bob before
+    /// the wearer cancelled. The all clear goes to Bob alone: Eve never heard of this emergency.
+    /// And a sensor fault waiting to be told still goes: the all clear answers only for the
+    /// emergency's own messages.
+    @Test func theAllClearAnswersOnlyForThisEmergency() throws {
+        try withStore { path in
+            let store = try WorkflowStore(path: path)
+            try store.saveContact(Contact(name: "Bob", phone: "+33612345678"))
+            try store.saveContact(Contact(name: "Eve", phone: "+33698765432"))
+            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+            try store.apply(.testAlarm, at: 0)
+            try store.apply(.tick, at: 31 * s)
+            for message in try store.due(at: 31 * s) { try store.delivered(message, at: 32 * s) }
+            #expect(try store.workflow().state == .noEmergency, "the test ended on its delivery")
+
+            try store.apply(.detection(.automaticFall), at: 100 * s)
+            try store.apply(.tick, at: 220 * s)
+            let due = try store.due(at: 220 * s)
+            try store.failed(try #require(due.first { $0.recipient == "+33612345678" && $0.kind == "alert" }), retryAfter: 30, at: 221 * s)
+            try store.transaction { try $0.enqueue(.sensorFault, at: 222 * s) }
+            try store.setSetting("pinHash", PINHasher.hash("2468"))
+            try store.apply(.disarm(.correct), at: 230 * s)
+            try store.apply(.cancel, at: 231 * s)
+
+            let later = try store.due(at: 10_000 * s)
+            #expect(later.filter { $0.kind == "all_clear" }.map(\.recipient).sorted() == ["+33612345678", "log"], "\(later.map(\.idempotencyKey))")
+            #expect(later.contains { $0.kind == "sensor_fault" }, "the sensor fault is still told")
+            #expect(!later.contains { $0.kind == "alert" })
+        }
+    }
+
     /// A database made anew, or a copy in memory that is never written back, starts its message
     /// sequence again: the keys must still be new to a receiver that remembers every key.
     @Test func messageKeysAreNewInANewDatabaseAndInACopyInMemory() throws {

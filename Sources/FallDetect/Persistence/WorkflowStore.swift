@@ -145,6 +145,10 @@ public final class WorkflowStore: Sendable {
             // What a channel has sent of a message in parts, so a restart does not send it again.
             try db.alter(table: "outbox") { t in t.add(column: "channelProgress", .text) }
         }
+        migrator.registerMigration("v8-incident-messages") { db in
+            // The last outbox row before the incident began: its messages are those after it.
+            try db.alter(table: "incident") { t in t.add(column: "outboxBefore", .integer).notNull().defaults(to: 0) }
+        }
         return migrator
     }
 

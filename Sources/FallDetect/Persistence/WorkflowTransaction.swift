@@ -105,7 +105,9 @@ public struct WorkflowTransaction {
     private func recordIncident(_ state: EmergencyState, reason: String, trigger: EmergencyTrigger?, at now: Int64) throws {
         switch state {
         case .alertCountdown:
-            try db.execute(sql: "INSERT INTO incident(trigger, startedAt) VALUES (?, ?)", arguments: [trigger?.rawValue ?? "manual", now])
+            try db.execute(
+                sql: "INSERT INTO incident(trigger, startedAt, outboxBefore) VALUES (?, ?, (SELECT COALESCE(MAX(id), 0) FROM outbox))",
+                arguments: [trigger?.rawValue ?? "manual", now])
         case .emergencySending:
             try db.execute(sql: "UPDATE incident SET sentAt = ? WHERE id = (SELECT MAX(id) FROM incident) AND sentAt IS NULL", arguments: [now])
         case .noEmergency, .emergencyEnded:
@@ -139,15 +141,22 @@ public struct WorkflowTransaction {
         if kind == .allClear {
             // Whoever never heard of the emergency needs no all clear; told includes perhaps told,
             // as an attempt that failed may still have arrived (an SMS whose report is late, a
-            // webhook that timed out after the receiver took it). Counted before the abandoning
-            // below, which counts as an attempt.
-            let notified = Set(try String.fetchAll(db, sql: "SELECT DISTINCT recipient FROM outbox WHERE deliveredAt IS NOT NULL OR attempts > 0"))
+            // webhook that timed out after the receiver took it). Only this incident's messages
+            // count (a test alarm at set-up reached everyone), and only the emergency's own kinds.
+            // Counted before the abandoning below, which counts as an attempt.
+            let before = try Int64.fetchOne(db, sql: "SELECT outboxBefore FROM incident ORDER BY id DESC LIMIT 1") ?? 0
+            let kinds = MessageKind.emergency.map(\.rawValue)
+            let marks = kinds.map { _ in "?" }.joined(separator: ", ")
+            let notified = Set(try String.fetchAll(
+                db, sql: "SELECT DISTINCT recipient FROM outbox WHERE (deliveredAt IS NOT NULL OR attempts > 0) AND id > ? AND kind IN (\(marks))",
+                arguments: StatementArguments([before] as [any DatabaseValueConvertible] + kinds)))
             recipients = recipients.filter { $0.1 == Self.localLog.address || notified.contains($0.1) }
-            // An alert still waiting for its retry must not arrive after the all clear.
+            // An alert still waiting for its retry must not arrive after the all clear. What is not
+            // the emergency's (a sensor fault, a low battery) still goes.
             let pending = try OutboxMessage.fetchAll(
                 db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts, test, concealed FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ?",
                 arguments: [Int64.max])
-            for message in pending { try abandon(message, reason: "superseded by the all clear", at: now) }
+            for message in pending where kinds.contains(message.kind) { try abandon(message, reason: "superseded by the all clear", at: now) }
         }
         for recipient in recipients {
             try db.execute(

@@ -65,4 +65,8 @@ public enum MessageKind: String, Sendable, Codable, CaseIterable {
     /// To the wearer, only when the configuration asks (`[keychain] link_lost_message_minutes`):
     /// the keychain has been out of reach for a while, so its button cannot raise an alarm.
     case keychainLost = "keychain_lost"
+
+    /// What an emergency sends, from its alert to the end of tracking; the all clear answers for
+    /// these and no others.
+    public static let emergency: [MessageKind] = [.alert, .locationUpdate, .trackingStopped, .keychainRepeat, .duress]
 }
