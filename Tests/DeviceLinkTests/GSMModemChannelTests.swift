@@ -153,8 +153,8 @@ import Synchronization
             case .retryAfter(_, let reason):
                 #expect(!permanent, "\(code) should be permanent: \(reason)")
                 #expect(reason.contains("+CMS ERROR: \(code)"))
-            case .delivered:
-                Issue.record("+CMS ERROR \(code) reported as delivered")
+            case .delivered, .awaitingConfirmation:
+                Issue.record("+CMS ERROR \(code) reported as sent: \(outcome)")
             }
         }
     }
@@ -225,9 +225,9 @@ import Synchronization
     @Test func aLateReportConfirmsWithoutSendingAgain() async throws {
         try await withModemWithoutReports { modem, channel in
             let first = await channel.deliver(Self.message("Help"))
-            #expect(first == .retryAfter(seconds: 30, reason: "accepted as SMS ref 41, no delivery report yet"))
+            #expect(first == .awaitingConfirmation(checkAfter: 30, reason: "accepted as SMS ref 41, no delivery report yet"))
             let again = await channel.deliver(Self.message("Help", attempt: 2))
-            #expect(again == .retryAfter(seconds: 30, reason: "accepted as SMS ref 41, no delivery report yet"))
+            #expect(again == .awaitingConfirmation(checkAfter: 30, reason: "accepted as SMS ref 41, no delivery report yet"))
             modem.sendStatusReport(reference: 41, status: 0)
             try await Task.sleep(for: .milliseconds(100))
             #expect(await channel.deliver(Self.message("Help", attempt: 3)) == .delivered(reference: "sms 41"))
@@ -251,11 +251,11 @@ import Synchronization
         let before = GSMModemChannel(devicePath: modem.devicePath, settings: settings, seed: 7)
         var message = Self.message(text)
         message.progress = progress
-        #expect(await before.deliver(message) == .retryAfter(seconds: 30, reason: "accepted as SMS ref 41,42,43, no delivery report yet"))
+        #expect(await before.deliver(message) == .awaitingConfirmation(checkAfter: 30, reason: "accepted as SMS ref 41,42,43, no delivery report yet"))
         modem.sendStatusReport(reference: 41, status: 0)
         try await Task.sleep(for: .milliseconds(100))
         message.attempt = 2
-        #expect(await before.deliver(message) == .retryAfter(seconds: 30, reason: "accepted as SMS ref 42,43, no delivery report yet"))
+        #expect(await before.deliver(message) == .awaitingConfirmation(checkAfter: 30, reason: "accepted as SMS ref 42,43, no delivery report yet"))
         #expect(kept.withLock { $0 }?.hasPrefix("sms-parts d41 a42 a43\n") == true, "\(String(describing: kept.withLock { $0 }))")
         await before.close()
 
@@ -264,7 +264,7 @@ import Synchronization
         message.attempt = 3
         message.text = text + " Now at 14:20."  // the dispatcher writes the text anew
         message.progress = ChannelProgress(saved: kept.withLock { $0 }, save: { state in kept.withLock { $0 = state } })
-        #expect(await after.deliver(message) == .retryAfter(seconds: 30, reason: "accepted as SMS ref 42,43, no delivery report yet"))
+        #expect(await after.deliver(message) == .awaitingConfirmation(checkAfter: 30, reason: "accepted as SMS ref 42,43, no delivery report yet"))
         modem.sendStatusReport(reference: 42, status: 0)
         modem.sendStatusReport(reference: 43, status: 0)
         try await Task.sleep(for: .milliseconds(100))
@@ -296,7 +296,7 @@ import Synchronization
     @Test func aRetryWithALongerTextDoesNotSendTheMessageAgain() async throws {
         try await withModemWithoutReports { modem, channel in
             let first = await channel.deliver(Self.message("Help at 14:02"))
-            #expect(first == .retryAfter(seconds: 30, reason: "accepted as SMS ref 41, no delivery report yet"))
+            #expect(first == .awaitingConfirmation(checkAfter: 30, reason: "accepted as SMS ref 41, no delivery report yet"))
             let longer = "Help at 14:03, last known location " + String(repeating: "47.39515, 8.54124 ", count: 10)
             modem.sendStatusReport(reference: 41, status: 0)
             try await Task.sleep(for: .milliseconds(100))
@@ -320,7 +320,7 @@ import Synchronization
             modem.update { $0.rssi = 20 }
             try await Task.sleep(for: .milliseconds(100))
             let outcome = await channel.deliver(Self.message("Help", attempt: 2))
-            #expect(outcome == .retryAfter(seconds: 30, reason: "accepted as SMS ref 41, no delivery report yet"))
+            #expect(outcome == .awaitingConfirmation(checkAfter: 30, reason: "accepted as SMS ref 41, no delivery report yet"))
         }
     }
 
@@ -331,7 +331,7 @@ import Synchronization
         let settings = Self.settings { $0.reportWait = 0.3 }
         try await withModem(behavior, settings: settings) { modem, channel in
             let first = Self.message("Help", key: "a")
-            #expect(await channel.deliver(first) == .retryAfter(seconds: 30, reason: "accepted as SMS ref 41, no delivery report yet"))
+            #expect(await channel.deliver(first) == .awaitingConfirmation(checkAfter: 30, reason: "accepted as SMS ref 41, no delivery report yet"))
             modem.sendStatusReport(reference: 41, status: 0)
             try await Task.sleep(for: .milliseconds(100))
             modem.update { $0.statusReport = 0 }

@@ -148,6 +148,22 @@ import Testing
         }
     }
 
+    /// An SMS the network took, its delivery report still to come, is no failure of the channel:
+    /// Ben's alert goes in the same second, not a probe (15 s) later.
+    @Test func aMessageAwaitingItsConfirmationDoesNotHoldUpTheOthers() async throws {
+        try await withDatabase { path in
+            let store = try sendingStore(path, contacts: [anna, ben])
+            let anna = self.anna
+            let pager = RecordingChannel(name: "pager") { message in
+                message.recipient == anna ? .awaitingConfirmation(checkAfter: 30, reason: "accepted as SMS ref 41, no delivery report yet") : .delivered(reference: "ok")
+            }
+            let events = try await run(store, dispatcher(store, pager: pager), from: 30, through: 40)
+            #expect(pagerAttempts(events, to: ben).first.map { $0.t == 30 && $0.delivered } == true, "\(pagerAttempts(events, to: ben))")
+            #expect(pagerAttempts(events, to: anna).count == 1, "asked about again after 30 s, not before: \(pagerAttempts(events, to: anna))")
+            #expect(try store.snapshot { try $0.channelHealth() }.allSatisfy { $0.channel != "pager" }, "the channel is not failing")
+        }
+    }
+
     // MARK: Each contact's first message is the alert
 
     @Test func followUpsWaitForTheirAlertAndGoWithoutAnAbandonedOne() async throws {

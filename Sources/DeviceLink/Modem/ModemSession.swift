@@ -269,7 +269,7 @@ final class ModemSession {
         }
         sent[message.idempotencyKey]?.parts = parts
         if !waiting.isEmpty, waiting.count + references.count == parts.count {
-            return .retryAfter(seconds: settings.reportPollInterval, reason: "accepted as SMS ref \(waiting.joined(separator: ",")), no delivery report yet")
+            return .awaitingConfirmation(checkAfter: settings.reportPollInterval, reason: "accepted as SMS ref \(waiting.joined(separator: ",")), no delivery report yet")
         }
         return .retryAfter(seconds: backoff(), reason: "the network failed temporarily to deliver part of the SMS; it will be sent again")
     }

@@ -162,6 +162,16 @@ public final class OutboxDispatcher {
         case .retryAfter(let seconds, let reason):
             report(.attempted(message: message, text: outgoing.text, delivered: false, attempt: number, reason: reason))
             try recordFailure(message, channelAsked: seconds, reason: reason, at: utc)
+        case .awaitingConfirmation(let seconds, let reason):
+            report(.attempted(message: message, text: outgoing.text, delivered: false, attempt: number, reason: reason))
+            // Not a failure of the channel: counted as one, the next contact's alert waited for
+            // the probe rotation (15 s each, with five SMS contacts over a minute for the last).
+            // The channel answered, so a failing one is up again (which makes its waiting messages
+            // due at once); then this one waits for its confirmation.
+            try store.transaction { tx in
+                try tx.markChannelUp(message.channel, at: utc)
+                try tx.failed(message, retryAfter: seconds, at: utc)
+            }
         case .permanentFailure(let reason):
             report(.attempted(message: message, text: outgoing.text, delivered: false, attempt: number, reason: reason))
             try store.transaction { tx in

@@ -84,13 +84,15 @@ extension WorkflowTransaction {
     /// on it is due now.
     public func markChannelUp(_ channel: String, at now: Int64) throws {
         try db.execute(sql: "DELETE FROM channelHealth WHERE channel = ?", arguments: [channel])
-        let wasFailing = db.changesCount == 1
+        guard db.changesCount == 1 else { return }
         // Rows scheduled for later (`failed(_:retryAfter:at:)`, or a database from before per-channel
-        // backoff) are due now too.
+        // backoff) are due now too. Only on a recovery: on a healthy channel a row scheduled later
+        // awaits its confirmation (an SMS's status report), and asking again at every delivery
+        // would hold the modem for nothing.
         try db.execute(
             sql: "UPDATE outbox SET nextAttemptAt = ? WHERE channel = ? AND deliveredAt IS NULL AND nextAttemptAt > ? AND nextAttemptAt < ?",
             arguments: [now, channel, now, Int64.max])
-        if wasFailing { try note("channel", "\(channel)|up", at: now) }
+        try note("channel", "\(channel)|up", at: now)
     }
 
     /// A transient failure (or an attempt on a channel marked down): the message counts the
