@@ -163,8 +163,10 @@ import Testing
         #expect(rig.keychain.snapshot.lastError?.contains("out of range") == true, "\(rig.keychain.snapshot.lastError ?? "")")
         rig.connector.inRange = true
         #expect(await rig.connected(count: 2))
+        rig.tag.setBattery(255)  // "unknown" on some tags: no percentage
         rig.tag.setBattery(15)
         #expect(await rig.wait { $0.last == .battery(percent: 15) })
+        #expect(!rig.events.contains(.battery(percent: 255)), "\(rig.events)")
         await rig.shutDown()
     }
 

@@ -167,7 +167,9 @@ public final class BluetoothKeychain: KeychainLink {
                         if let press = classifier.withLock({ $0.press(at: at) }) { emit(press, receivedAt: at) }
                         lastNotification = at
                         scheduleDeadline()
-                    } else if handle == current.session.batteryHandle, let level = value.first {
+                    } else if handle == current.session.batteryHandle, let level = value.first, level <= 100 {
+                        // Above 100 is no percentage (some tags send 255 for "unknown"): taken as
+                        // given, it hid a low battery.
                         shared.withLock { $0.battery = Int(level) }
                         output.yield(.battery(percent: Int(level)))
                     }

@@ -28,7 +28,8 @@ public struct KeychainSession: Sendable {
             var battery: Int?
             let batteryCharacteristic = try await characteristic(KeychainProfile.batteryService, KeychainProfile.batteryLevel)
             if let batteryCharacteristic {
-                battery = try? await gatt.read(batteryCharacteristic.valueHandle).first.map { Int($0) }
+                // Above 100 is no percentage (some tags send 255 for "unknown").
+                battery = try? await gatt.read(batteryCharacteristic.valueHandle).first.flatMap { $0 <= 100 ? Int($0) : nil }
                 if batteryCharacteristic.properties.contains(.notify) { try? await subscribe(batteryCharacteristic, gatt) }
             }
             if let linkLoss = try await characteristic(KeychainProfile.linkLossService, KeychainProfile.alertLevel) {
