@@ -19,10 +19,11 @@ import Testing
         try store.apply(.tick, at: now - 5_000_000_000)
         #expect(try store.workflow().state == .emergencySending)
         let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let hub = EventHub(logger: logger)
         let beeps = Mutex<[Bool]>([])
         let dispatcher = DispatchService(
             store: store, channels: ["console": ConsoleChannel(name: "console", sink: { _ in })], isTest: false, deviceID: "test",
-            hub: EventHub(logger: logger), metrics: DaemonMetrics(), beep: { on in beeps.withLock { $0.append(on) } })
+            hub: hub, metrics: DaemonMetrics(), clock: WallClock(store: store, hub: hub), beep: { on in beeps.withLock { $0.append(on) } })
         let group = ServiceGroup(services: [dispatcher], logger: logger)
         let running = Task { try await group.run() }
         defer { running.cancel() }

@@ -118,10 +118,9 @@ public struct WorkflowTransaction {
     }
 
     private func abandonTestMessages(at now: Int64) throws {
-        let waiting = try OutboxMessage.fetchAll(
-            db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts, test, concealed FROM outbox WHERE test AND deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ?",
-            arguments: [Int64.max])
-        for message in waiting { try abandon(message, reason: "a real emergency began; the test alarm's message is not sent", at: now) }
+        for message in try waiting() where message.isTest {
+            try abandon(message, reason: "a real emergency began; the test alarm's message is not sent", at: now)
+        }
     }
 
     /// Queues a message the state machine does not decide on (a low keychain battery).

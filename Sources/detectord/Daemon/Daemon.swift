@@ -72,7 +72,7 @@ struct Daemon {
         let wallClock = WallClock(store: store, hub: hub)
         let dispatcher = DispatchService(
             store: store, channels: plan.channels, isTest: false, deviceID: Self.deviceID(), hub: hub, metrics: metrics,
-            beep: { keychain?.beep($0) }, clock: wallClock)
+            clock: wallClock, beep: { keychain?.beep($0) })
         let workflow = WorkflowService(
             store: store, hub: hub, metrics: metrics, demo: plan.demo, notWornMessageAfter: plan.notWornMessageAfter,
             sensorFaultMessageAfter: plan.sensorFaultMessageAfter,

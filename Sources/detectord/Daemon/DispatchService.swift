@@ -14,13 +14,14 @@ struct DispatchService: Service {
     let metrics: DaemonMetrics
     /// The keychain's beeper: a delivery can end an alarm (a test alarm's first delivery does).
     let beep: @Sendable (Bool) -> Void
-    /// Shared with the workflow service: a clock step moves the deadlines once.
+    /// Shared with the workflow service, never one of its own: a clock step moves the deadlines
+    /// once, and each service applying it would move them twice.
     let clock: WallClock
     private let woken = Wakeup()
 
     init(
         store: WorkflowStore, channels: [String: any AlertChannel], isTest: Bool, deviceID: String, hub: EventHub, metrics: DaemonMetrics,
-        beep: @escaping @Sendable (Bool) -> Void = { _ in }, clock: WallClock? = nil
+        clock: WallClock, beep: @escaping @Sendable (Bool) -> Void = { _ in }
     ) {
         self.store = store
         self.channels = channels
@@ -29,7 +30,7 @@ struct DispatchService: Service {
         self.hub = hub
         self.metrics = metrics
         self.beep = beep
-        self.clock = clock ?? WallClock(store: store, hub: hub)
+        self.clock = clock
     }
 
     /// Something was queued: look at the outbox now.
@@ -45,8 +46,9 @@ struct DispatchService: Service {
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             let now = clock.now()
             // After a clock step the deadlines moved: the one planned for is stale.
-            let stepped = clock.steps != steps
-            steps = clock.steps
+            let seen = clock.steps
+            let stepped = seen != steps
+            steps = seen
             if woken.take() || stepped || nextDue.map({ now >= $0 }) == true {
                 do {
                     try await dispatcher.deliverDue(at: now) { report($0) }
