@@ -197,6 +197,28 @@ import Glibc
 
     /// The thread was kept from draining for 10 s: the FIFO overflowed, was reset, and the break
     /// is one gap worth the 10 s — never stitched.
+    /// The reading thread held up for 20 ms (four periods) in the middle of a drain, after the
+    /// chip's FIFO count (0x74, its data port) or before it (0x3A, the status read first): no
+    /// sample was lost, so none is reported lost, and the stamps stay evenly spaced.
+    @Test(arguments: [UInt8(0x74), 0x3A]) func aDrainHeldUpByTheSchedulerIsNoGap(register: UInt8) throws {
+        let run = Run()
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion())
+        let source = run.source(Self.options())
+        var stalled = 0
+        try run.run(source, seconds: 4) { t in
+            if stalled < 3, t >= Double(stalled + 1) {
+                stalled += 1
+                run.bus.stallOnce(nanoseconds: 20_000_000, at: 0x68, register: register)
+            }
+        }
+        let condition = try #require(source.condition)
+        #expect(condition.gaps == 0 && condition.lostSamples == 0, "\(run.log.notices.withLock { $0 })")
+        #expect(condition.duplicates == 0)
+        #expect(Self.strictlyIncreasing(run.samples))
+        let spacing = zip(run.samples, run.samples.dropFirst()).map { $1.timestampNanoseconds - $0.timestampNanoseconds }
+        #expect(spacing.allSatisfy { abs($0 - 5_000_000) < 1_500_000 }, "\(spacing.min() ?? 0)…\(spacing.max() ?? 0)")
+    }
+
     @Test func anOverflowIsResetAndRecordedAsAGapOfItsLength() throws {
         let run = Run()
         SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion())

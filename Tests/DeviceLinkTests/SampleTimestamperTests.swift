@@ -71,6 +71,30 @@ import Testing
         #expect(batch.restarted)
     }
 
+    /// Counted on time, but the drain ended 20 ms later (the thread preempted): the same run,
+    /// steered only by the start's tiny drift.
+    @Test func aDrainThatEndsLateIsNoGap() {
+        var stamper = SampleTimestamper()
+        _ = stamper.stamp(count: 4, drainedAt: 1_000_000_000, rateHz: 200)
+        let batch = stamper.stamp(count: 4, drainedFrom: 1_020_000_000, to: 1_040_000_000, rateHz: 200)
+        #expect(!batch.restarted && batch.lostBefore == 0 && batch.surplus == 0)
+        #expect(batch.timestamp(of: 0) == 1_005_000_000)
+        // Started late too: samples are missing whatever the end says.
+        let late = stamper.stamp(count: 4, drainedFrom: 1_060_000_000, to: 1_060_500_000, rateHz: 200)
+        #expect(late.restarted && late.lostBefore == 4)
+    }
+
+    /// Eight samples where the time since allows four: surplus only if even the drain's end is
+    /// too early for them; a start held up before the count is read is no duplicate.
+    @Test func surplusIsJudgedByTheDrainsEnd() {
+        var stamper = SampleTimestamper()
+        _ = stamper.stamp(count: 4, drainedAt: 1_000_000_000, rateHz: 200)
+        let held = stamper.stamp(count: 8, drainedFrom: 1_020_000_000, to: 1_040_000_000, rateHz: 200)
+        #expect(held.surplus == 0 && !held.restarted)
+        let repeated = stamper.stamp(count: 8, drainedFrom: 1_060_000_000, to: 1_060_500_000, rateHz: 200)
+        #expect(repeated.surplus == 3)
+    }
+
     @Test func moreSamplesThanTheTimeAllowsAreCountedAsSurplus() {
         var stamper = SampleTimestamper()
         _ = stamper.stamp(count: 4, drainedAt: 1_000_000_000, rateHz: 200)

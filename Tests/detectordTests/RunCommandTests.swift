@@ -65,7 +65,7 @@ import Glibc
             [sensor.simulated]
             chip = "mpu6050"
             motion = "\(trial)"
-            speed = 2
+            speed = 1
             """)
         let daemon = try setup.start([])
         defer { daemon.terminate() }
@@ -80,7 +80,10 @@ import Glibc
         let detections = daemon.logLines.filter { DaemonProcess.eventType(of: $0) == "detection" }
         #expect(detections.count == 1, "\(detections)")
         #expect(Self.messages(sink, kind: "alert").count == 1, "\(sink.requests.count) requests")
-        #expect(!daemon.logLines.contains { DaemonProcess.eventType(of: $0) == "sensor_gap" }, "no gap in a clean simulated stream")
+        // At true speed the MPU-6050's 1 KiB FIFO holds 0.4 s, more than a busy test machine
+        // holds up the source; a drain held up after the count is no gap (I2CSensorSourceTests).
+        let gaps = daemon.logLines.filter { DaemonProcess.eventType(of: $0) == "sensor_gap" }
+        #expect(gaps.isEmpty, "no gap in a clean simulated stream: \(gaps)")
         let stop = daemon.logLines.first { DaemonProcess.eventType(of: $0) == "stop" } ?? ""
         #expect(DaemonProcess.value("dropped", in: stop) == "0", "\(stop)")
     }

@@ -44,8 +44,11 @@ final class IMUStream {
     /// and `gaps`.
     func cycle(into producer: borrowing SampleRing.Producer, condition: inout SensorCondition, gaps: inout [RecordedEvent]) throws(IMUError) -> Int {
         readings.removeAll(keepingCapacity: true)
+        // Drivers read the chip's count first, so the drain's start is when the batch was
+        // counted; its end only bounds how late that could have been.
+        let started = clock.nowNanoseconds()
         let report = try driver.drain(into: &readings)
-        let now = clock.nowNanoseconds()
+        let ended = clock.nowNanoseconds()
         if report.overflowed {
             condition.overflows += 1
             pendingBreak = report.detail ?? "FIFO overflow"
@@ -53,15 +56,15 @@ final class IMUStream {
             return 0
         }
         guard !readings.isEmpty else { return 0 }
-        if pendingBreak == nil { estimator.drained(readings.count, at: now) }
-        let batch = timestamper.stamp(count: readings.count, drainedAt: now, rateHz: estimator.rateHz, broken: pendingBreak != nil)
+        if pendingBreak == nil { estimator.drained(readings.count, at: started) }
+        let batch = timestamper.stamp(count: readings.count, drainedFrom: started, to: ended, rateHz: estimator.rateHz, broken: pendingBreak != nil)
         if batch.lostBefore > 0 || (pendingBreak != nil && batch.restarted) {
             condition.gaps += 1
             condition.lostSamples += UInt64(batch.lostBefore)
             gaps.append(RecordedEvent(timestampNanoseconds: batch.firstNanoseconds, kind: .gap, value: Int32(clamping: batch.lostBefore),
                                       text: pendingBreak ?? "late drain"))
         }
-        if pendingBreak != nil { estimator.drained(0, at: now) }
+        if pendingBreak != nil { estimator.drained(0, at: started) }
         pendingBreak = nil
         condition.duplicates += UInt64(batch.surplus)
         condition.measuredRateHz = estimator.estimateHz

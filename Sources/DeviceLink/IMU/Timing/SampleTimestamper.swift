@@ -1,5 +1,5 @@
-/// Gives drained samples their times: the newest at the drain, the others back-dated by their
-/// FIFO position at the measured period. Successive batches continue one period after the last
+/// Gives drained samples their times: the newest at the drain's start, the others back-dated by
+/// their FIFO position at the measured period. Successive batches continue one period after the last
 /// stamp, steered a little toward the drain clock each batch, so timestamps stay evenly spaced
 /// and monotonic while following the chip's real rate; a break (a FIFO overflow, a chip
 /// re-initialised, a poll that missed samples) starts afresh from the drain time and says how
@@ -35,27 +35,36 @@ public struct SampleTimestamper: Sendable {
     /// Stamps `count` samples drained at `now`, at `rateHz`. `broken` says the driver knows
     /// samples were lost before them (overflow, re-initialisation).
     public mutating func stamp(count: Int, drainedAt now: Int64, rateHz: Double, broken: Bool = false) -> Batch {
-        let batch = place(count: count, drainedAt: now, rateHz: rateHz, broken: broken)
+        stamp(count: count, drainedFrom: now, to: now, rateHz: rateHz, broken: broken)
+    }
+
+    /// Stamps `count` samples drained between `start` and `end`. The chip counted them near the
+    /// start, but the thread can be held up anywhere in between, so the times bound the evidence:
+    /// samples count as lost only if even `start` is too late for them, and as surplus only if
+    /// even `end` is too early. A drain held up by the scheduler is then no gap.
+    public mutating func stamp(count: Int, drainedFrom start: Int64, to end: Int64, rateHz: Double, broken: Bool = false) -> Batch {
+        let batch = place(count: count, start: start, end: max(start, end), rateHz: rateHz, broken: broken)
         if count > 0 { lastNanoseconds = batch.timestamp(of: count - 1) }
         return batch
     }
 
-    private func place(count: Int, drainedAt now: Int64, rateHz: Double, broken: Bool) -> Batch {
+    private func place(count: Int, start: Int64, end: Int64, rateHz: Double, broken: Bool) -> Batch {
         let period = 1e9 / rateHz
         let periodNanoseconds = Int64(period.rounded())
-        let fromDrain = now - Int64((Double(max(0, count - 1)) * period).rounded())
+        let span = Int64((Double(max(0, count - 1)) * period).rounded())
+        let fromStart = start - span
         guard count > 0 else {
-            return Batch(firstNanoseconds: now, periodNanoseconds: periodNanoseconds, period: period, lostBefore: 0, restarted: false)
+            return Batch(firstNanoseconds: start, periodNanoseconds: periodNanoseconds, period: period, lostBefore: 0, restarted: false)
         }
         guard let last = lastNanoseconds else {
-            return Batch(firstNanoseconds: fromDrain, periodNanoseconds: periodNanoseconds, period: period, lostBefore: 0, restarted: true)
+            return Batch(firstNanoseconds: fromStart, periodNanoseconds: periodNanoseconds, period: period, lostBefore: 0, restarted: true)
         }
         let continued = Double(last) + period
-        let drift = Double(fromDrain) - continued
+        let drift = Double(fromStart) - continued
         if broken || drift > 1.5 * period {
             // A break: the samples between the last stamp and this batch are gone. Never stamp
             // before the last sample, whatever the drain clock says.
-            let first = max(fromDrain, last + periodNanoseconds)
+            let first = max(fromStart, last + periodNanoseconds)
             let lost = max(0, Int((Double(first - last) / period).rounded()) - 1)
             return Batch(firstNanoseconds: first, periodNanoseconds: periodNanoseconds, period: period, lostBefore: lost, restarted: true)
         }
@@ -63,7 +72,8 @@ public struct SampleTimestamper: Sendable {
         // quarter period either way.
         let correction = max(-0.25 * period, min(0.25 * period, steering * drift))
         let first = Int64((continued + correction).rounded())
-        let surplus = drift < -1.5 * period ? Int((-drift / period).rounded(.down)) : 0
+        let lateDrift = Double(end - span) - continued
+        let surplus = lateDrift < -1.5 * period ? Int((-lateDrift / period).rounded(.down)) : 0
         return Batch(firstNanoseconds: first, periodNanoseconds: periodNanoseconds, period: period, lostBefore: 0, restarted: false, surplus: surplus)
     }
 

@@ -30,6 +30,9 @@ public final class SimulatedI2CBus: I2CBus {
     /// Faults in force over a span of the clock's time (a demonstration's unplug); an unplug
     /// power-cycles the chip when it ends.
     private var timed: [(fault: SimulatedI2CFault, address: UInt8?, from: Int64, until: Int64, over: Bool)] = []
+    /// Reads that return late, once each, in order: the data is the chip's at the start of the
+    /// read, the return is later.
+    private var stalls: [(address: UInt8, register: UInt8, nanoseconds: Int64)] = []
 
     public init(name: String = "simulated-i2c", clock: any IMUClock = SystemIMUClock(), counters: SimulatedBusCounters = SimulatedBusCounters()) {
         self.name = name
@@ -52,6 +55,12 @@ public final class SimulatedI2CBus: I2CBus {
     /// The next transfer (to `address`, or any) fails once with `fault`.
     public func failOnce(_ fault: SimulatedI2CFault, at address: UInt8? = nil) {
         scheduled.append((address, fault))
+    }
+
+    /// The next read of `register` at `address` returns `nanoseconds` after it took the chip's
+    /// data, as when the reading thread is preempted or the chip stretches the clock mid-transfer.
+    public func stallOnce(nanoseconds: Int64, at address: UInt8, register: UInt8) {
+        stalls.append((address, register, nanoseconds))
     }
 
     /// `fault` in force from `from` until `until` (the clock's nanoseconds), for `address` or
@@ -106,6 +115,9 @@ public final class SimulatedI2CBus: I2CBus {
         counters.update {
             $0.reads += 1
             $0.bytesRead += buffer.count
+        }
+        if let index = stalls.firstIndex(where: { $0.address == address && $0.register == register }) {
+            clock.sleep(nanoseconds: stalls.remove(at: index).nanoseconds)
         }
     }
 
