@@ -300,6 +300,29 @@ import Testing
         #expect(stuck.handle(.testAlarm, at: 41 * s) == [.ignored("an emergency is already in progress")])
     }
 
+    /// An emergency that ended (the wearer said they did not fall, or its tracking finished) and
+    /// that nobody resumed from: a new fall or SOS is a new emergency. Before, it was ignored.
+    @Test func aFallOrAnSOSAfterAnEmergencyEndedIsANewOne() {
+        var cancelled = sending()
+        _ = cancelled.handle(.disarm(.correct), at: 130 * s)
+        _ = cancelled.handle(.survey(.didntFall), at: 131 * s)
+        #expect(cancelled.state == .emergencyEnded)
+        let actions = cancelled.handle(.detection(.automaticFall), at: 200 * s)
+        #expect(actions.first == .transition(from: .emergencyEnded, to: .noEmergency, reason: "a new emergency after the last one ended"), "\(actions)")
+        #expect(actions.contains(.transition(from: .noEmergency, to: .alertCountdown, reason: "fall detected")))
+        #expect(cancelled.state == .alertCountdown && cancelled.alarmOn && !cancelled.disarmed)
+        #expect(cancelled.handle(.tick, at: 320 * s).contains(.send(.alert)), "after the fall's 120 s")
+
+        var tracked = sending()
+        _ = tracked.handle(.delivered(.alert), at: 121 * s)
+        let end = 121 * s + Int64(WorkflowSettings().trackingDuration * 1e9)
+        _ = tracked.handle(.tick, at: end)
+        #expect(tracked.state == .emergencyEnded)
+        _ = tracked.handle(.sos(fromKeychain: true), at: end + s)
+        #expect(tracked.state == .alertCountdown && tracked.trigger == .manual && tracked.raisedFromKeychain)
+        #expect(tracked.countdownRemaining(at: end + s) == WorkflowSettings().manualCountdown)
+    }
+
     /// A fall or an SOS while the duress PIN hides the emergency is not ignored: the contacts, who
     /// know, are alerted again at once.
     @Test func anSOSUnderDuressAlertsTheContactsAgain() {

@@ -41,6 +41,31 @@ import Testing
         }
     }
 
+    /// An alert still on its way when the wearer resumed ("I don't need help anymore"), delivered
+    /// during the next emergency, confirms nothing of that one: its contact has not heard of it.
+    @Test func aLateAlertOfAnEarlierEmergencyDoesNotConfirmTheNextOne() throws {
+        try withStore { store in
+            try store.saveContact(Contact(name: "Anna", phone: "+447700900456", channel: "pager"))
+            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+            func alerts() throws -> [OutboxMessage] {
+                try store.snapshot { try $0.pendingMessages() }.map(\.message).filter { $0.channel == "pager" && $0.kind == MessageKind.alert.rawValue }
+            }
+            try store.apply(.sos(fromKeychain: false), at: 0)
+            try store.apply(.tick, at: 30 * s)
+            let earlier = try #require(try alerts().first)
+            try store.apply(.disarm(.correct), at: 40 * s)
+            try store.apply(.survey(.noHelpNeeded), at: 41 * s)
+            #expect(try store.workflow().state == .noEmergency)
+            try store.apply(.sos(fromKeychain: false), at: 100 * s)
+            try store.apply(.tick, at: 130 * s)
+            _ = try store.transaction { try $0.delivered(earlier, at: 131 * s) }
+            #expect(try store.workflow().state == .emergencySending, "the earlier emergency's alert confirms nothing of this one")
+            let current = try #require(try alerts().first { $0.id > earlier.id })
+            _ = try store.transaction { try $0.delivered(current, at: 132 * s) }
+            #expect(try store.workflow().state == .emergencySent)
+        }
+    }
+
     /// What a channel saves of a message is kept while the message may go out, and never after:
     /// a channel still busy with an alert the all clear abandoned must not leave its text behind.
     @Test func aChannelsProgressIsKeptOnlyWhileTheMessageMayGoOut() throws {

@@ -244,6 +244,10 @@ public struct WorkflowTransaction {
         try note("delivered", message.idempotencyKey, at: now)
         try followWithAllClear(message, at: now)
         guard message.recipient != Self.localLog.address, let kind = MessageKind(rawValue: message.kind) else { return [] }
+        // An alert of an earlier emergency, still on its way when protection resumed, confirms
+        // nothing of the one now sending: its contacts have not heard of this one.
+        let before = try Int64.fetchOne(db, sql: "SELECT outboxBefore FROM incident ORDER BY id DESC LIMIT 1") ?? 0
+        guard message.id > before else { return [] }
         return try apply(.delivered(kind), at: now)
     }
 

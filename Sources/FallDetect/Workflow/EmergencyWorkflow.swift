@@ -209,6 +209,13 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
                 return resume(reason: "a real emergency during the test alarm")
                     + raise(kind, countdown: countdown, fromKeychain: fromKeychain, at: now)
             }
+            // The last emergency is over (its tracking finished, or the wearer said they did not
+            // fall) and the survey may never be answered: a new fall or SOS is a new emergency.
+            // Ignored, the device protected nobody until someone pressed resume.
+            if state == .emergencyEnded {
+                return resume(reason: "a new emergency after the last one ended")
+                    + raise(kind, countdown: countdown, fromKeychain: fromKeychain, at: now)
+            }
             if state == .alertCountdown { corroborated = true }
             return [.ignored("an emergency is already in progress")]
         }
