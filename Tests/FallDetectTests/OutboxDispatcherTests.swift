@@ -148,6 +148,33 @@ import Testing
         }
     }
 
+    /// A send that takes 90 s (a modem working through its retries, or the clock set meanwhile)
+    /// is recorded when it ended: the next probe waits its delay from then, and the delivery is
+    /// stamped with its own time, not the pass's start.
+    @Test func anOutcomeIsRecordedAtTheTimeTheSendEnded() async throws {
+        try await withDatabase { path in
+            let store = try sendingStore(path, contacts: [anna, ben])
+            let anna = self.anna
+            let clock = Mutex<Int64>(30 * s)
+            let s = self.s
+            let pager = RecordingChannel(name: "pager") { message in
+                clock.withLock { $0 += 90 * s }
+                return message.recipient == anna ? .retryAfter(seconds: 2, reason: "no network") : .delivered(reference: "ok")
+            }
+            var options = OutboxDispatcher.Options(deviceID: "test-device", channels: ["pager": pager, "console": ConsoleChannel(sink: { _ in })])
+            options.clock = { clock.withLock { $0 } }
+            let dispatcher = OutboxDispatcher(store: store, options: options)
+            _ = try await dispatcher.deliverDue(at: 30 * s)
+            #expect(try dispatcher.nextDue() == 122 * s, "the probe 2 s after Anna's failed send ended, at 120 s")
+            // The probe: Ben's alert, delivered when it ended; then Anna's again, failing at 302 s.
+            clock.withLock { $0 = 122 * s }
+            _ = try await dispatcher.deliverDue(at: 122 * s)
+            let delivered = try store.journal().filter { $0.type == "delivered" && $0.payload.contains("pager") }
+            #expect(delivered.map(\.time) == [212 * s], "\(delivered)")
+            #expect(try dispatcher.nextDue() == 304 * s)
+        }
+    }
+
     /// An SMS the network took, its delivery report still to come, is no failure of the channel:
     /// Ben's alert goes in the same second, not a probe (15 s) later.
     @Test func aMessageAwaitingItsConfirmationDoesNotHoldUpTheOthers() async throws {

@@ -34,6 +34,10 @@ public final class OutboxDispatcher {
         public var channels: [String: any AlertChannel] = [:]
         /// The contacts' time zone, for the times in message texts.
         public var timeZone = TimeZone(identifier: "UTC") ?? .current
+        /// The wall clock (UTC ns), read again after each send: an SMS can take a minute, and the
+        /// clock can be set meanwhile, so an outcome is recorded at its own time, never at the
+        /// pass's start. Nil (the drill, on its scripted time) keeps `deliverDue`'s time throughout.
+        public var clock: (@Sendable () -> Int64)?
 
         public init(deviceID: String, isTest: Bool = false, channels: [String: any AlertChannel] = [:]) {
             self.deviceID = deviceID
@@ -70,9 +74,10 @@ public final class OutboxDispatcher {
     public func deliverDue(at utc: Int64, report: (DispatchReport) -> Void) async throws {
         for superseded in try supersedeStaleLocationUpdates(at: utc) { report(superseded) }
         var tried: Set<Int64> = []
-        while let next = try nextToTry(at: utc, excluding: tried) {
+        var now = utc
+        while let next = try nextToTry(at: now, excluding: tried) {
             tried.insert(next.message.id)
-            try await attempt(next.message, channelDown: next.channelDown, at: utc, report: report)
+            now = try await attempt(next.message, channelDown: next.channelDown, at: now, report: report)
         }
     }
 
@@ -127,20 +132,21 @@ public final class OutboxDispatcher {
 
     // MARK: Sending
 
-    private func attempt(_ message: OutboxMessage, channelDown: Bool, at utc: Int64, report: (DispatchReport) -> Void) async throws {
+    /// Tries one message; returns the time its outcome was recorded at.
+    private func attempt(_ message: OutboxMessage, channelDown: Bool, at utc: Int64, report: (DispatchReport) -> Void) async throws -> Int64 {
         let number = message.attempts + 1
         if channelDown {
             let reason = "the \(message.channel) channel is down"
             let text = try store.snapshot { try self.text(for: message, in: $0, at: utc) }
             report(.attempted(message: message, text: text, delivered: false, attempt: number, reason: reason))
             try recordFailure(message, channelAsked: nil, reason: reason, at: utc)
-            return
+            return utc
         }
         guard let channel = channels[message.channel] else {
             let reason = "no \(message.channel) channel is configured"
             try store.transaction { try $0.abandon(message, reason: journalReason(reason, for: message), at: utc) }
             report(.abandoned(message: message, reason: reason))
-            return
+            return utc
         }
         let store = self.store
         // A failed save is not reported here: it costs at most a part sent twice after a restart,
@@ -154,14 +160,15 @@ public final class OutboxDispatcher {
                 progress: ChannelProgress(saved: try tx.channelProgress(of: message), save: save))
         }
         let outcome = await channel.deliver(outgoing)
+        let ended = options.clock?() ?? utc
         switch outcome {
         case .delivered:
             report(.attempted(message: message, text: outgoing.text, delivered: true, attempt: number, reason: nil))
-            let actions = try store.transaction { try $0.recordDelivery(message, at: utc) }
+            let actions = try store.transaction { try $0.recordDelivery(message, at: ended) }
             if !actions.isEmpty { report(.workflow(actions)) }
         case .retryAfter(let seconds, let reason):
             report(.attempted(message: message, text: outgoing.text, delivered: false, attempt: number, reason: reason))
-            try recordFailure(message, channelAsked: seconds, reason: reason, at: utc)
+            try recordFailure(message, channelAsked: seconds, reason: reason, at: ended)
         case .awaitingConfirmation(let seconds, let reason):
             report(.attempted(message: message, text: outgoing.text, delivered: false, attempt: number, reason: reason))
             // Not a failure of the channel: counted as one, the next contact's alert waited for
@@ -169,18 +176,19 @@ public final class OutboxDispatcher {
             // The channel answered, so a failing one is up again (which makes its waiting messages
             // due at once); then this one waits for its confirmation.
             try store.transaction { tx in
-                try tx.markChannelUp(message.channel, at: utc)
-                try tx.failed(message, retryAfter: seconds, at: utc)
+                try tx.markChannelUp(message.channel, at: ended)
+                try tx.failed(message, retryAfter: seconds, at: ended)
             }
         case .permanentFailure(let reason):
             report(.attempted(message: message, text: outgoing.text, delivered: false, attempt: number, reason: reason))
             try store.transaction { tx in
-                try tx.abandon(message, reason: journalReason(reason, for: message), at: utc)
+                try tx.abandon(message, reason: journalReason(reason, for: message), at: ended)
                 // The channel answered: it is reachable, whatever it thought of this message.
-                try tx.markChannelUp(message.channel, at: utc)
+                try tx.markChannelUp(message.channel, at: ended)
             }
             report(.abandoned(message: message, reason: reason))
         }
+        return ended
     }
 
     private func recordFailure(_ message: OutboxMessage, channelAsked hint: Double?, reason: String, at utc: Int64) throws {

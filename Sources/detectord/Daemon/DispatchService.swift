@@ -39,6 +39,7 @@ struct DispatchService: Service {
     func run() async throws {
         var options = OutboxDispatcher.Options(deviceID: deviceID, isTest: isTest, channels: channels)
         options.timeZone = .current
+        options.clock = { [clock] in clock.now() }
         let dispatcher = OutboxDispatcher(store: store, options: options)
         // Whatever a previous run left undelivered is due now.
         var nextDue: Int64? = clock.now()
