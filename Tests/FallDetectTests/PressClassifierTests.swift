@@ -38,6 +38,16 @@ import Testing
         #expect(run([0, 601]) == [.single, .single], "just after it starts afresh")
     }
 
+    /// The timer that polls came late (a busy loop) and the next press came first: the pattern
+    /// whose window closed is decided by that press, not dropped with it.
+    @Test func aPressAfterAnUnpolledWindowDecidesThePatternItClosed() {
+        var classifier = PressClassifier(timing: timing)
+        #expect(classifier.press(at: 0) == nil)
+        #expect(classifier.press(at: 200 * Self.ms) == nil)
+        #expect(classifier.press(at: 1500 * Self.ms) == .double, "the double before it")
+        #expect(classifier.poll(now: 3000 * Self.ms) == .single, "and then this press's own")
+    }
+
     @Test func aFourthPressOfABurstIsNotAnotherPattern() {
         #expect(run([0, 200, 400, 600, 800]) == [.triple])
         #expect(run([0, 200, 400, 600, 2000]) == [.triple, .single], "a press after a quiet window counts again")

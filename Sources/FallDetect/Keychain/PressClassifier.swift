@@ -30,7 +30,8 @@ public struct PressClassifier: Sendable, Equatable {
         return lastAccepted &+ windowNanoseconds
     }
 
-    /// A button notification at `now`; returns a pattern when it is decided by this press.
+    /// A button notification at `now`; returns a pattern when it is decided by this press, or
+    /// the one whose window this press finds closed.
     public mutating func press(at now: Int64) -> KeychainPress? {
         if let last = lastAccepted, now &- last < Int64(timing.debounce * 1e9), now >= last { return nil }
         if swallowing {
@@ -40,7 +41,13 @@ public struct PressClassifier: Sendable, Equatable {
             }
             swallowing = false
         }
-        if let last = lastAccepted, count > 0, now &- last > windowNanoseconds { count = 0 }
+        // The window closed before this press and nobody polled (a timer late on a busy loop):
+        // the pattern it closed is decided now, never dropped, and this press starts the next.
+        var closed: KeychainPress?
+        if let last = lastAccepted, count > 0, now &- last > windowNanoseconds {
+            closed = Self.pattern(count)
+            count = 0
+        }
         lastAccepted = now
         count += 1
         if count >= 3 {
@@ -48,12 +55,12 @@ public struct PressClassifier: Sendable, Equatable {
             swallowing = true
             return .triple
         }
-        if count == 1, decidesSingleAtOnce {
+        if count == 1, decidesSingleAtOnce, closed == nil {
             count = 0
             swallowing = true
             return .single
         }
-        return nil
+        return closed
     }
 
     /// Decides a pattern whose window has closed by `now`.

@@ -164,6 +164,9 @@ public final class BluetoothKeychain: KeychainLink {
                 case .notification(let handle, let value, let at), .indication(let handle, let value, let at):
                     if handle == current.session.buttonHandle {
                         shared.withLock { $0.notifications += 1 }
+                        // A window that closed before this press is decided first, with its own
+                        // time: its timer may not have run yet.
+                        if let closed = classifier.withLock({ $0.poll(now: at) }) { emit(closed, receivedAt: lastNotification) }
                         if let press = classifier.withLock({ $0.press(at: at) }) { emit(press, receivedAt: at) }
                         lastNotification = at
                         scheduleDeadline()
