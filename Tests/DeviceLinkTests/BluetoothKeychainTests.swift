@@ -22,12 +22,13 @@ import Testing
         let runner: Task<Void, Never>
         let reader: Task<Void, Never>
 
-        init(timing: PressTiming = PressTiming(debounce: 0.05, window: 0.3), atOnce: Bool = false, beepRefresh: Double = 10) throws {
-            tag = try FakeGATTPeripheral(address: BluetoothKeychainTests.address)
+        init(timing: PressTiming = PressTiming(debounce: 0.05, window: 0.3), atOnce: Bool = false, beepRefresh: Double = 10,
+             database: FakeGATTDatabase = .iTag(), batteryReadInterval: Double = 3600) throws {
+            tag = try FakeGATTPeripheral(address: BluetoothKeychainTests.address, database: database)
             connector = FakePeripheralConnector(tag)
             keychain = BluetoothKeychain(summary: "test", connector: connector, timing: timing, decidesSingleAtOnce: atOnce,
                                          reconnect: KeychainReconnect(initialDelay: 0.05, maximumDelay: 0.2, connectTimeout: 1),
-                                         beepRefresh: beepRefresh)
+                                         beepRefresh: beepRefresh, batteryReadInterval: batteryReadInterval)
             let collected = EventLog()
             self.collected = collected
             runner = Task { [keychain] in await keychain.run() }
@@ -55,6 +56,25 @@ import Testing
             await reader.value
             tag.stop()
         }
+    }
+
+    /// A clone whose battery level only reads is read again now and then: over weeks of one
+    /// link, a battery running down is still seen. A tag that notifies is not read again.
+    @Test func aBatteryThatDoesNotNotifyIsReadAgain() async throws {
+        let rig = try Rig(database: .iTag(battery: 80, batteryNotifies: false), batteryReadInterval: 0.2)
+        #expect(await rig.connected())
+        #expect(rig.events.contains(.battery(percent: 80)))
+        rig.tag.setBattery(12)
+        #expect(await rig.wait { $0.last == .battery(percent: 12) }, "\(rig.events)")
+        #expect(rig.tag.record.valuesSent == 0, "read, not notified")
+        await rig.shutDown()
+
+        let notifying = try Rig(batteryReadInterval: 0.1)
+        #expect(await notifying.connected())
+        let readsAtConnect = notifying.tag.record.received.filter { if case .readRequest = $0 { true } else { false } }.count
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(notifying.tag.record.received.filter { if case .readRequest = $0 { true } else { false } }.count == readsAtConnect)
+        await notifying.shutDown()
     }
 
     @Test func eachPressPatternIsToldApart() async throws {

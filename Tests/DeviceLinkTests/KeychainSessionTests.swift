@@ -73,6 +73,29 @@ import Testing
         #expect(bearer.mtu == 23)
     }
 
+    /// Firmware that refuses to describe its optional services (battery, link loss, the beeper):
+    /// the button still works; only the button's own refusal stops the set-up.
+    @Test func anOptionalServiceThatRefusesDiscoveryIsLeftOut() async throws {
+        let tag = try FakeGATTPeripheral(address: Self.address)
+        defer { tag.stop() }
+        var behaviour = FakePeripheralBehaviour()
+        for service in [KeychainProfile.batteryService, KeychainProfile.linkLossService, KeychainProfile.immediateAlertService] {
+            behaviour.refusedServices[service] = .insufficientAuthentication
+        }
+        tag.behaviour = behaviour
+        let (bearer, session) = try await Self.open(tag)
+        #expect(session.battery == nil && session.batteryHandle == nil && session.alertHandle == nil)
+        #expect(tag.record.linkLossLevel == nil)
+        tag.press()
+        var events = bearer.events.makeAsyncIterator()
+        guard case .notification(session.buttonHandle, [1], _) = await events.next() else { Issue.record("no press"); return }
+        bearer.close()
+
+        behaviour.refusedServices = [KeychainProfile().buttonService: .insufficientAuthentication]
+        tag.behaviour = behaviour
+        await #expect(throws: KeychainSessionError.self) { _ = try await Self.open(tag) }
+    }
+
     @Test func aHangUpAtEveryStepOfTheSetUpIsAnErrorNotAHang() async throws {
         for step in 1...12 {
             let tag = try FakeGATTPeripheral(address: Self.address)

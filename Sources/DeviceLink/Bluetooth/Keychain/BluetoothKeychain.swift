@@ -14,6 +14,7 @@ public final class BluetoothKeychain: KeychainLink {
     private let profile: KeychainProfile
     private let reconnect: KeychainReconnect
     private let beepRefresh: Double
+    private let batteryReadInterval: Double
     private let output: AsyncStream<KeychainEvent>.Continuation
     private let inbox: AsyncStream<Input>
     private let post: AsyncStream<Input>.Continuation
@@ -31,20 +32,24 @@ public final class BluetoothKeychain: KeychainLink {
         case testBeep(Double)
         case testBeepEnd
         case refresh
+        case readBattery
         case stop
     }
 
     /// - Parameters:
     ///   - beepRefresh: while beeping, the alert level is written again this often: some tags
     ///     stop by themselves after a while.
+    ///   - batteryReadInterval: a battery level the tag does not notify is read again this often,
+    ///     so a battery running down over weeks of one link is still seen.
     public init(summary: String, connector: any KeychainConnector, profile: KeychainProfile = KeychainProfile(),
                 timing: PressTiming = PressTiming(), decidesSingleAtOnce: Bool = false,
-                reconnect: KeychainReconnect = KeychainReconnect(), beepRefresh: Double = 10) {
+                reconnect: KeychainReconnect = KeychainReconnect(), beepRefresh: Double = 10, batteryReadInterval: Double = 3600) {
         self.summary = summary
         self.connector = connector
         self.profile = profile
         self.reconnect = reconnect
         self.beepRefresh = beepRefresh
+        self.batteryReadInterval = batteryReadInterval
         (events, output) = AsyncStream.makeStream(of: KeychainEvent.self, bufferingPolicy: .unbounded)
         (inbox, post) = AsyncStream.makeStream(of: Input.self, bufferingPolicy: .unbounded)
         shared = Mutex(KeychainLinkSnapshot())
@@ -56,7 +61,7 @@ public final class BluetoothKeychain: KeychainLink {
     /// battery during a long alarm), and timers kept in a list would pile up over months of
     /// reconnection attempts.
     private enum TimerSlot: Hashable {
-        case attempt, deadline, refresh, testBeepEnd
+        case attempt, deadline, refresh, testBeepEnd, batteryRead
     }
 
     /// How long a link must last for a drop to start the backoff afresh.
@@ -151,6 +156,7 @@ public final class BluetoothKeychain: KeychainLink {
                 }
                 if beeping || testBeeping { setAlert(beeping ? profile.alarmLevel : 1) }
                 if beeping { after(beepRefresh, .refresh, in: .refresh) }
+                if session.batteryHandle != nil, !session.batteryNotifies { after(batteryReadInterval, .readBattery, in: .batteryRead) }
             case .failed(let reason):
                 failures += 1
                 shared.withLock { $0.lastError = reason }
@@ -210,6 +216,15 @@ public final class BluetoothKeychain: KeychainLink {
                 guard beeping else { continue }
                 setAlert(profile.alarmLevel)
                 after(beepRefresh, .refresh, in: .refresh)
+            case .readBattery:
+                guard let current = link, let handle = current.session.batteryHandle else { continue }
+                Task { [post] in
+                    // The answer takes a notification's path, with its checks, and only for this link.
+                    if let value = try? await current.session.readBattery() {
+                        post.yield(.att(.notification(handle: handle, value: value, receivedAt: ATTBearer.monotonicNow()), current.bearer))
+                    }
+                }
+                after(batteryReadInterval, .readBattery, in: .batteryRead)
             case .testBeep(let seconds):
                 testBeeping = true
                 if !beeping { setAlert(1) }

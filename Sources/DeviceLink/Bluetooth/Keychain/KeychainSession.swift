@@ -8,6 +8,8 @@ public struct KeychainSession: Sendable {
     public let alertWithoutResponse: Bool
     /// The battery level read at connection, when the tag has the Battery service.
     public let battery: Int?
+    /// The level is notified when it changes; otherwise it must be read again now and then.
+    public let batteryNotifies: Bool
 
     /// Discovers and subscribes. Optional services failing (a clone refusing Link Loss, a battery
     /// that cannot be read) are not errors; a missing button is.
@@ -25,20 +27,34 @@ public struct KeychainSession: Sendable {
                                                     services: services.map(\.uuid))
             }
             try await subscribe(button, gatt)
+            // The rest is optional: a part the tag refuses or describes against the rules is
+            // left out, since the button works without it. A timeout or a lost link still ends
+            // the set-up: no request may follow on that bearer.
+            func optional(_ service: BluetoothUUID, _ uuid: BluetoothUUID) async throws(ATTError) -> GATTCharacteristic? {
+                do throws(ATTError) { return try await characteristic(service, uuid) } catch {
+                    switch error {
+                    case .errorResponse, .protocolViolation: return nil
+                    default: throw error
+                    }
+                }
+            }
             var battery: Int?
-            let batteryCharacteristic = try await characteristic(KeychainProfile.batteryService, KeychainProfile.batteryLevel)
+            var batteryNotifies = false
+            let batteryCharacteristic = try await optional(KeychainProfile.batteryService, KeychainProfile.batteryLevel)
             if let batteryCharacteristic {
                 // Above 100 is no percentage (some tags send 255 for "unknown").
                 battery = try? await gatt.read(batteryCharacteristic.valueHandle).first.flatMap { $0 <= 100 ? Int($0) : nil }
-                if batteryCharacteristic.properties.contains(.notify) { try? await subscribe(batteryCharacteristic, gatt) }
+                if batteryCharacteristic.properties.contains(.notify) {
+                    batteryNotifies = (try? await subscribe(batteryCharacteristic, gatt)) != nil
+                }
             }
-            if let linkLoss = try await characteristic(KeychainProfile.linkLossService, KeychainProfile.alertLevel) {
+            if let linkLoss = try await optional(KeychainProfile.linkLossService, KeychainProfile.alertLevel) {
                 try? await gatt.write(linkLoss.valueHandle, [profile.linkLossAlert ? 2 : 0])
             }
-            let alert = try await characteristic(KeychainProfile.immediateAlertService, KeychainProfile.alertLevel)
+            let alert = try await optional(KeychainProfile.immediateAlertService, KeychainProfile.alertLevel)
             return KeychainSession(gatt: gatt, buttonHandle: button.valueHandle, batteryHandle: batteryCharacteristic?.valueHandle,
                                    alertHandle: alert?.valueHandle, alertWithoutResponse: alert?.properties.contains(.writeWithoutResponse) ?? false,
-                                   battery: battery)
+                                   battery: battery, batteryNotifies: batteryNotifies)
         } catch let error as KeychainSessionError {
             throw error
         } catch let error as ATTError {
@@ -46,6 +62,12 @@ public struct KeychainSession: Sendable {
         } catch {
             throw .link(.closed)
         }
+    }
+
+    /// The battery level's value as the tag gives it now; nil when it has no Battery service.
+    public func readBattery() async throws(ATTError) -> [UInt8]? {
+        guard let batteryHandle else { return nil }
+        return try await gatt.read(batteryHandle)
     }
 
     /// Writes the CCCD: notifications when the characteristic has them, else indications. A tag

@@ -60,7 +60,8 @@ public struct FakeGATTDatabase: Sendable, Equatable {
 
     /// An iTag as sold (ST17H26 firmware): GAP, Immediate Alert, Link Loss, Battery, then the
     /// 0xFFE0 key service whose 0xFFE1 notifies 0x01 per press (hardware.md §5.1).
-    public static func iTag(battery: UInt8 = 96, name: String = "iTAG            ") -> FakeGATTDatabase {
+    /// `batteryNotifies` false: a clone whose battery level can only be read.
+    public static func iTag(battery: UInt8 = 96, name: String = "iTAG            ", batteryNotifies: Bool = true) -> FakeGATTDatabase {
         var db = FakeGATTDatabase()
         db.service(BluetoothUUID(0x1800))
         db.characteristic(BluetoothUUID(0x2A00), [.read], value: Array(name.utf8))
@@ -70,7 +71,7 @@ public struct FakeGATTDatabase: Sendable, Equatable {
         db.service(BluetoothUUID(0x1803))
         db.characteristic(BluetoothUUID(0x2A06), [.read, .write], value: [1])
         db.service(BluetoothUUID(0x180F))
-        db.characteristic(BluetoothUUID(0x2A19), [.read, .notify], value: [battery])
+        db.characteristic(BluetoothUUID(0x2A19), batteryNotifies ? [.read, .notify] : [.read], value: [battery])
         db.service(BluetoothUUID(0xFFE0))
         db.characteristic(BluetoothUUID(0xFFE1), [.read, .notify], value: [0])
         return db

@@ -7,6 +7,16 @@ enum FakeGATTServer {
         let db = state.database
         func error(_ handle: UInt16, _ code: ATTErrorCode) -> ATTPDU { .errorResponse(request: pdu.opcode, handle: handle, code: code) }
         func badRange(_ start: UInt16, _ end: UInt16) -> Bool { start == 0 || start > end }
+        let refusedServices = state.behaviour.refusedServices
+        /// The refusal for a discovery starting at `start`, inside a refused service.
+        func refusal(_ start: UInt16) -> ATTPDU? {
+            guard !refusedServices.isEmpty,
+                let service = db.attributes.last(where: { $0.type == .primaryService && $0.handle <= start }),
+                start <= db.serviceEnd(service.handle),
+                let code = refusedServices.first(where: { $0.key.littleEndian == service.value })?.value
+            else { return nil }
+            return error(start, code)
+        }
 
         switch pdu {
         case .exchangeMTURequest(let client):
@@ -24,6 +34,7 @@ enum FakeGATTServer {
             return .readByGroupTypeResponse(groups)
         case .readByTypeRequest(let start, let end, let type):
             if badRange(start, end) { return error(start, .invalidHandle) }
+            if let refused = refusal(start) { return refused }
             let found = db.attributes.filter { $0.type == type && $0.handle >= start && $0.handle <= end }
             guard let first = found.first else { return error(start, .attributeNotFound) }
             let length = 2 + min(first.value.count, mtu - 4)
@@ -32,6 +43,7 @@ enum FakeGATTServer {
             return .readByTypeResponse(entries)
         case .findInformationRequest(let start, let end):
             if badRange(start, end) { return error(start, .invalidHandle) }
+            if let refused = refusal(start) { return refused }
             let found = db.attributes.filter { $0.handle >= start && $0.handle <= end }
             guard let first = found.first else { return error(start, .attributeNotFound) }
             let short = first.type.short != nil

@@ -13,6 +13,9 @@ public struct FakePeripheralBehaviour: Sendable, Equatable {
     public var notifiesWithoutSubscription = false
     /// The server's receive MTU in Exchange MTU (iTags answer 23).
     public var mtu: UInt16 = 23
+    /// Services whose discovery (a request starting inside them) is refused with this code, as
+    /// firmware that guards a service, or answers badly for it, does.
+    public var refusedServices: [BluetoothUUID: ATTErrorCode] = [:]
 
     public init() {}
 }
