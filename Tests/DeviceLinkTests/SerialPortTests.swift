@@ -119,6 +119,24 @@ import Glibc
         #expect(ContinuousClock.now - start < .seconds(10), "the hang-up is reported at once, not after the 30 s timeout")
     }
 
+    /// Noise that never ends a line (a modem babbling at the wrong baud rate) comes back in pieces
+    /// of the longest line, rather than growing the buffer for as long as it lasts.
+    @Test func aLineWithoutEndComesBackInPieces() throws {
+        let pty = try PTY()
+        let port = try SerialPort(path: pty.path)
+        let noise = [UInt8](repeating: 0x78, count: 3000)
+        pty.send(noise)
+        #expect(try port.readLine(timeout: 0.1) == nil, "3000 bytes may still be one line")
+        pty.send(noise)
+        #expect(try port.readLine(timeout: 1)?.utf8.count == SerialPort.maximumLineLength)
+        #expect(try port.readLine(timeout: 0.1) == nil, "the rest waits for more")
+        pty.send(noise)
+        #expect(try port.readPrompt("> ", timeout: 1) == .line(String(repeating: "x", count: SerialPort.maximumLineLength)))
+        pty.send(Array("\r\nOK\r\n".utf8))
+        #expect(try port.readLine(timeout: 1) == String(repeating: "x", count: 9000 - 2 * SerialPort.maximumLineLength))
+        #expect(try port.readLine(timeout: 1) == "OK")
+    }
+
     @Test func garbageBytesBecomeReplacementCharacters() throws {
         let pty = try PTY()
         let port = try SerialPort(path: pty.path)

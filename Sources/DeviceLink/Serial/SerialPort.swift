@@ -13,6 +13,10 @@ public final class SerialPort {
     private var fd: Int32
     /// Bytes read but not yet returned as a line.
     private var buffer: [UInt8] = []
+    /// The longest line returned whole. A modem's longest reply (a PDU, a UCS-2 text in hex) is a
+    /// few hundred bytes; noise that never ends a line comes back in pieces of this size instead
+    /// of growing the buffer, and of rescanning it, without end.
+    public static let maximumLineLength = 4096
 
     /// Opens `path` (a tty such as /dev/ttyUSB2, or a pseudo-terminal) at `baudRate`.
     public init(path: String, baudRate: Int = 115_200) throws(FallDetectError) {
@@ -90,6 +94,7 @@ public final class SerialPort {
                 buffer.removeSubrange(...end)
                 if !line.isEmpty { return String(decoding: line, as: UTF8.self) }
             }
+            if let piece = takeOverlongPiece() { return piece }
             guard try fill(until: deadline) else { return nil }
         }
     }
@@ -119,8 +124,16 @@ public final class SerialPort {
                 buffer.removeSubrange(...end)
                 return .line(line)
             }
+            if let piece = takeOverlongPiece() { return .line(piece) }
             guard try fill(until: deadline) else { return .timeout }
         }
+    }
+
+    /// The first `maximumLineLength` bytes, when that many came without a line end.
+    private func takeOverlongPiece() -> String? {
+        guard buffer.count >= Self.maximumLineLength else { return nil }
+        defer { buffer.removeFirst(Self.maximumLineLength) }
+        return String(decoding: buffer[..<Self.maximumLineLength], as: UTF8.self)
     }
 
     /// Throws away unread input, in the kernel and here.
