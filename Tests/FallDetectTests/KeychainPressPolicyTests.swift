@@ -18,13 +18,22 @@ import Testing
 
     @Test func afterSendingOnlyThePINDisarms() throws {
         let policy = try KeychainPressPolicy(sos: .single, imFine: .double)
-        for state in [EmergencyState.emergencySending, .emergencySent, .emergencySendingFailed, .emergencyEnded] {
+        for state in [EmergencyState.emergencySending, .emergencySent, .emergencySendingFailed] {
             for press in KeychainPress.allCases {
                 let decision = policy.decide(press, state: state, trigger: .automaticFall)
                 #expect(decision.input == nil, "\(press) in \(state)")
                 #expect(decision.reason.contains("only the PIN"))
             }
         }
+    }
+
+    /// Once the emergency ended (its tracking over, or "I didn't fall"), the SOS pattern is a new
+    /// emergency; nothing else means anything, "I'm fine" included.
+    @Test func afterAnEmergencyEndedTheSOSPatternStartsANewOne() throws {
+        let policy = try KeychainPressPolicy(sos: .single, imFine: .double)
+        #expect(policy.decide(.single, state: .emergencyEnded, trigger: .automaticFall).input == .sos(fromKeychain: true))
+        #expect(policy.decide(.double, state: .emergencyEnded, trigger: .automaticFall).input == nil)
+        #expect(policy.decide(.triple, state: .emergencyEnded, trigger: .manual).input == nil)
     }
 
     @Test func aChosenImFinePatternCancelsOnlyADetectionsCountdown() throws {

@@ -66,6 +66,31 @@ import Testing
         }
     }
 
+    /// Anna's alert was on its way when the wearer said "I didn't fall", then an SOS began a new
+    /// emergency, then the old alert arrived: she gets the new alert, and no all clear of the old
+    /// one after it, which would seem to call the new one off.
+    @Test func aLateAlertOfAnEndedEmergencyBringsNoAllClearIntoTheNextOne() throws {
+        try withStore { store in
+            try store.saveContact(Contact(name: "Anna", phone: "+447700900456", channel: "pager"))
+            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+            func pager(_ kind: MessageKind) throws -> [OutboxMessage] {
+                try store.snapshot { try $0.pendingMessages() }.map(\.message).filter { $0.channel == "pager" && $0.kind == kind.rawValue }
+            }
+            try store.apply(.sos(fromKeychain: false), at: 0)
+            try store.apply(.tick, at: 30 * s)
+            let earlier = try #require(try pager(.alert).first)
+            try store.apply(.disarm(.correct), at: 40 * s)
+            try store.apply(.survey(.didntFall), at: 41 * s)
+            try store.apply(.sos(fromKeychain: true), at: 100 * s)
+            try store.apply(.tick, at: 130 * s)
+            #expect(try store.workflow().state == .emergencySending)
+            _ = try store.transaction { try $0.delivered(earlier, at: 131 * s) }
+            let allClears = try pager(.allClear)
+            #expect(allClears.isEmpty, "\(allClears)")
+            #expect(try pager(.alert).count == 1, "the new emergency's alert still goes")
+        }
+    }
+
     /// What a channel saves of a message is kept while the message may go out, and never after:
     /// a channel still busy with an alert the all clear abandoned must not leave its text behind.
     @Test func aChannelsProgressIsKeptOnlyWhileTheMessageMayGoOut() throws {

@@ -219,6 +219,32 @@ import Glibc
         _ = try? await running.value
     }
 
+    /// A keychain SOS after an emergency ended ("I didn't fall") starts a new one, through the
+    /// press policy the daemon runs every press by. Before, the policy dropped it: "only the PIN
+    /// disarms", in a state where nobody may ever answer the survey.
+    @Test func aKeychainSOSAfterAnEmergencyEndedStartsANewOne() async throws {
+        let protected = try ProtectedStore("ended-sos")
+        defer { try? FileManager.default.removeItem(at: protected.directory) }
+        let store = protected.store
+        let s: Int64 = 1_000_000_000
+        let now = WorkflowService.utcNow()
+        try store.apply(.sos(fromKeychain: false), at: now - 60 * s)
+        try store.apply(.tick, at: now - 25 * s)
+        try store.apply(.disarm(.correct), at: now - 20 * s)
+        try store.apply(.survey(.didntFall), at: now - 10 * s)
+        #expect(try store.workflow().state == .emergencyEnded)
+        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let workflow = WorkflowService(store: store, hub: EventHub(logger: logger), metrics: DaemonMetrics(), wakeDispatcher: {})
+        let group = ServiceGroup(services: [workflow], logger: logger)
+        let running = Task { try await group.run() }
+        defer { running.cancel() }
+        workflow.submit(.keychainPress(.single, policy: try KeychainPressPolicy(), receivedAt: nil))
+        #expect(await KeychainServiceTests.eventually { (try? store.workflow())?.state == .alertCountdown })
+        #expect(try store.workflow().trigger == .manual)
+        await group.triggerGracefulShutdown()
+        _ = try? await running.value
+    }
+
     /// The workflow tells the detector when the wearer's answer makes it watch again, and only
     /// then: after "I'm fine" a second fall must start a new countdown at once
     /// (`DetectionPipeline.rearm()`); a countdown its own stages withdrew keeps the period.

@@ -4,7 +4,8 @@
 /// - "I'm fine" from the keychain is off unless a pattern is chosen, and then it applies only to
 ///   a countdown started by a detection: a panic button that can cancel is a risk under duress,
 ///   and a countdown the person started on purpose is not the button's to cancel;
-/// - after sending, no press disarms: only the PIN does.
+/// - after sending, no press disarms: only the PIN does; once the emergency ended, the SOS
+///   pattern starts a new one.
 public struct KeychainPressPolicy: Sendable, Equatable {
     public var sos: KeychainPress
     public var imFine: KeychainPress?
@@ -34,6 +35,11 @@ public struct KeychainPressPolicy: Sendable, Equatable {
             }
             if press == sos { return KeychainPressDecision(input: .sos(fromKeychain: true), reason: "\(name) during the countdown: SOS confirmed") }
             return KeychainPressDecision(input: nil, reason: "\(name) has no meaning during the countdown")
+        case .emergencyEnded:
+            // The last emergency is over; nobody may ever answer its survey. An SOS then is a
+            // new emergency, or the button would protect nobody until someone pressed resume.
+            if press == sos { return KeychainPressDecision(input: .sos(fromKeychain: true), reason: "\(name): SOS, a new emergency after the last one ended") }
+            return KeychainPressDecision(input: nil, reason: "\(name) ignored: the last emergency ended (SOS is a \(sos.rawValue) press)")
         default:
             return KeychainPressDecision(input: nil, reason: "\(name) ignored: the alarm is \(state.rawValue), only the PIN disarms it")
         }

@@ -143,7 +143,7 @@ public struct WorkflowTransaction {
             // webhook that timed out after the receiver took it). Only this incident's messages
             // count (a test alarm at set-up reached everyone), and only the emergency's own kinds.
             // Counted before the abandoning below, which counts as an attempt.
-            let before = try Int64.fetchOne(db, sql: "SELECT outboxBefore FROM incident ORDER BY id DESC LIMIT 1") ?? 0
+            let before = try currentIncidentOutboxBefore()
             let kinds = MessageKind.emergency.map(\.rawValue)
             let marks = kinds.map { _ in "?" }.joined(separator: ", ")
             let notified = Set(try String.fetchAll(
@@ -242,13 +242,18 @@ public struct WorkflowTransaction {
             arguments: [now, message.id])
         guard db.changesCount == 1 else { return [] }
         try note("delivered", message.idempotencyKey, at: now)
+        // A message of an earlier emergency, still on its way when a new one began, confirms
+        // nothing of the new one (its contacts have not heard of it), and brings no all clear
+        // for the old one, which would arrive after the new alert and seem to call it off.
+        guard message.id > (try currentIncidentOutboxBefore()) else { return [] }
         try followWithAllClear(message, at: now)
         guard message.recipient != Self.localLog.address, let kind = MessageKind(rawValue: message.kind) else { return [] }
-        // An alert of an earlier emergency, still on its way when protection resumed, confirms
-        // nothing of the one now sending: its contacts have not heard of this one.
-        let before = try Int64.fetchOne(db, sql: "SELECT outboxBefore FROM incident ORDER BY id DESC LIMIT 1") ?? 0
-        guard message.id > before else { return [] }
         return try apply(.delivered(kind), at: now)
+    }
+
+    /// The last outbox row before the current incident began: rows after it are this incident's.
+    private func currentIncidentOutboxBefore() throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT outboxBefore FROM incident ORDER BY id DESC LIMIT 1") ?? 0
     }
 
     /// An alert that was on its way when the all clear was queued (no attempt finished, so its

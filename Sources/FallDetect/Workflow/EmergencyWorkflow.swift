@@ -212,7 +212,7 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
             // The last emergency is over (its tracking finished, or the wearer said they did not
             // fall) and the survey may never be answered: a new fall or SOS is a new emergency.
             // Ignored, the device protected nobody until someone pressed resume.
-            if state == .emergencyEnded {
+            if state == .emergencyEnded, kind != .test {
                 return resume(reason: "a new emergency after the last one ended")
                     + raise(kind, countdown: countdown, fromKeychain: fromKeychain, at: now)
             }
