@@ -175,6 +175,29 @@ import Testing
         }
     }
 
+    /// A pass sends what was queued by its start: a location update queued during a slow send
+    /// waits for the next pass (which first drops stale ones), so a pass never runs on while
+    /// tracking keeps queuing.
+    @Test func whatIsQueuedDuringAPassWaitsForTheNext() async throws {
+        try await withDatabase { path in
+            let store = try sendingStore(path, contacts: [anna])
+            let clock = Mutex<Int64>(30 * s)
+            let s = self.s
+            let pager = RecordingChannel(name: "pager") { message in
+                let now = clock.withLock { $0 += 60 * s; return $0 }
+                if message.kind == .alert { try? store.transaction { try $0.enqueue(.locationUpdate, at: now - 30 * s) } }
+                return .delivered(reference: "ok")
+            }
+            var options = OutboxDispatcher.Options(deviceID: "test-device", channels: ["pager": pager, "console": ConsoleChannel(sink: { _ in })])
+            options.clock = { clock.withLock { $0 } }
+            let dispatcher = OutboxDispatcher(store: store, options: options)
+            _ = try await dispatcher.deliverDue(at: 30 * s)
+            #expect(pager.received.map(\.kind) == [.alert])
+            _ = try await dispatcher.deliverDue(at: clock.withLock { $0 })
+            #expect(pager.received.map(\.kind) == [.alert, .locationUpdate])
+        }
+    }
+
     /// An SMS the network took, its delivery report still to come, is no failure of the channel:
     /// Ben's alert goes in the same second, not a probe (15 s) later.
     @Test func aMessageAwaitingItsConfirmationDoesNotHoldUpTheOthers() async throws {

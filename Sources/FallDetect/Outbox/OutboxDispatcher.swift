@@ -75,7 +75,9 @@ public final class OutboxDispatcher {
         for superseded in try supersedeStaleLocationUpdates(at: utc) { report(superseded) }
         var tried: Set<Int64> = []
         var now = utc
-        while let next = try nextToTry(at: now, excluding: tried) {
+        // The pass sends what was queued by its start: what is queued during a slow send (tracking
+        // goes on) waits for the next pass, which first supersedes stale location updates.
+        while let next = try nextToTry(at: now, queuedBy: utc, excluding: tried) {
             tried.insert(next.message.id)
             now = try await attempt(next.message, channelDown: next.channelDown, at: now, report: report)
         }
@@ -99,10 +101,11 @@ public final class OutboxDispatcher {
 
     // MARK: Deciding
 
-    private func nextToTry(at utc: Int64, excluding tried: Set<Int64>) throws -> (message: OutboxMessage, channelDown: Bool)? {
+    private func nextToTry(at utc: Int64, queuedBy start: Int64, excluding tried: Set<Int64>) throws -> (message: OutboxMessage, channelDown: Bool)? {
         try store.snapshot { tx in
             let health = try tx.channelHealth()
-            guard let next = DeliveryOrder.due(try tx.pendingMessages(), health: health, at: utc).first(where: { !tried.contains($0.message.id) })
+            let due = DeliveryOrder.due(try tx.pendingMessages(), health: health, at: utc)
+            guard let next = due.first(where: { !tried.contains($0.message.id) && $0.createdAt <= start })
             else { return nil }
             return (next.message, health.contains { $0.channel == next.message.channel && $0.isDown })
         }
