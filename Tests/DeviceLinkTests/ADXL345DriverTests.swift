@@ -130,6 +130,21 @@ import Testing
         #expect(!after.overflowed && (3...5).contains(readings.count))
     }
 
+    /// The thread held up for 200 ms right after INT_SOURCE said all was well: the FIFO filled
+    /// and overran meanwhile, so its full count is checked against INT_SOURCE again and the
+    /// drain is a break, not 32 entries stitched onto the last batch.
+    @Test func anOverrunDuringTheDrainIsStillSeen() throws {
+        let rig = try Rig(.adxl345)
+        _ = try rig.started(IMURequest(rateHz: 200))
+        rig.advance(periods: 4, rate: 200)
+        _ = try rig.drain()
+        rig.advance(periods: 4, rate: 200)
+        rig.bus.stallOnce(nanoseconds: 200_000_000, at: 0x53, register: 0x30)
+        let (readings, report) = try rig.drain()
+        #expect(report.overflowed && readings.isEmpty, "\(readings.count) readings")
+        #expect(report.detail == "FIFO overrun")
+    }
+
     @Test func aCorruptedEntryCountIsAnOverflow() throws {
         let rig = try Rig(.adxl345)
         _ = try rig.started()

@@ -195,8 +195,6 @@ import Glibc
         #expect(run.lastSecond > 180, "\(run.lastSecond) samples in the last second at 200 Hz")
     }
 
-    /// The thread was kept from draining for 10 s: the FIFO overflowed, was reset, and the break
-    /// is one gap worth the 10 s — never stitched.
     /// The reading thread held up for 20 ms (four periods) in the middle of a drain, after the
     /// chip's FIFO count (0x74, its data port) or before it (0x3A, the status read first): no
     /// sample was lost, so none is reported lost, and the stamps stay evenly spaced.
@@ -219,6 +217,8 @@ import Glibc
         #expect(spacing.allSatisfy { abs($0 - 5_000_000) < 1_500_000 }, "\(spacing.min() ?? 0)…\(spacing.max() ?? 0)")
     }
 
+    /// The thread was kept from draining for 10 s: the FIFO overflowed, was reset, and the break
+    /// is one gap worth the 10 s — never stitched.
     @Test func anOverflowIsResetAndRecordedAsAGapOfItsLength() throws {
         let run = Run()
         SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion())

@@ -96,8 +96,12 @@ public final class ADXL345Driver: IMUDriver {
             return IMUDrainReport(count: 0, overflowed: true, detail: "FIFO_STATUS says \(entries) entries of \(R.fifoEntries)")
         }
         // Stream mode keeps the newest 32: samples were lost, though what is left is aligned; a
-        // break is a break, so it is reset and recorded rather than stitched.
-        if source & R.overrun != 0 {
+        // break is a break, so it is reset and recorded rather than stitched. A full FIFO may
+        // have overrun after INT_SOURCE was read (the thread held up between the two reads), so
+        // INT_SOURCE is asked again then; reading it clears nothing the drain needs.
+        var overrun = source & R.overrun != 0
+        if !overrun, entries >= R.fifoEntries { overrun = try registers.read(R.interruptSource) & R.overrun != 0 }
+        if overrun {
             try resetFIFO(configuration)
             return IMUDrainReport(count: 0, overflowed: true, detail: "FIFO overrun")
         }
