@@ -217,7 +217,8 @@ public final class BluetoothKeychain: KeychainLink {
                 setAlert(profile.alarmLevel)
                 after(beepRefresh, .refresh, in: .refresh)
             case .readBattery:
-                guard let current = link, let handle = current.session.batteryHandle else { continue }
+                // Only a link whose level does not notify is read; any other ends the chain.
+                guard let current = link, let handle = current.session.batteryHandle, !current.session.batteryNotifies else { continue }
                 Task { [post] in
                     // The answer takes a notification's path, with its checks, and only for this link.
                     if let value = try? await current.session.readBattery() {
