@@ -198,6 +198,22 @@ import Testing
         }
     }
 
+    /// The clock set back 25 s after the alert was queued: its next attempt moves back with the
+    /// step, its creation time does not, and it still goes in the next pass rather than when the
+    /// clock catches up with its creation.
+    @Test func aClockSetBackDoesNotHoldAnAlertBack() async throws {
+        try await withDatabase { path in
+            let s = self.s
+            let store = try sendingStore(path, contacts: [anna])
+            try store.transaction { try $0.shiftPendingTimes(by: -25 * s, at: 10 * s) }
+            let pager = RecordingChannel(name: "pager")
+            var options = OutboxDispatcher.Options(deviceID: "test-device", channels: ["pager": pager, "console": ConsoleChannel(sink: { _ in })])
+            options.clock = { 10 * s }
+            _ = try await OutboxDispatcher(store: store, options: options).deliverDue(at: 10 * s)
+            #expect(pager.received.map(\.kind) == [.alert])
+        }
+    }
+
     /// An SMS the network took, its delivery report still to come, is no failure of the channel:
     /// Ben's alert goes in the same second, not a probe (15 s) later.
     @Test func aMessageAwaitingItsConfirmationDoesNotHoldUpTheOthers() async throws {

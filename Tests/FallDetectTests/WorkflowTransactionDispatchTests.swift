@@ -66,28 +66,50 @@ import Testing
         }
     }
 
+    private func pending(_ store: WorkflowStore, _ kind: MessageKind) throws -> [OutboxMessage] {
+        try store.snapshot { try $0.pendingMessages() }.map(\.message).filter { $0.channel == "pager" && $0.kind == kind.rawValue }
+    }
+
+    /// Anna on the pager; an SOS sent at 30 s whose alert is still on its way when the wearer
+    /// answers "I didn't fall" (41 s), then a keychain SOS at 100 s. Returns the old alert.
+    private func endedThenSOSAt100(_ store: WorkflowStore) throws -> OutboxMessage {
+        try store.saveContact(Contact(name: "Anna", phone: "+447700900456", channel: "pager"))
+        try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+        try store.apply(.sos(fromKeychain: false), at: 0)
+        try store.apply(.tick, at: 30 * s)
+        let earlier = try #require(try pending(store, .alert).first)
+        try store.apply(.disarm(.correct), at: 40 * s)
+        try store.apply(.survey(.didntFall), at: 41 * s)
+        try store.apply(.sos(fromKeychain: true), at: 100 * s)
+        return earlier
+    }
+
     /// Anna's alert was on its way when the wearer said "I didn't fall", then an SOS began a new
     /// emergency, then the old alert arrived: she gets the new alert, and no all clear of the old
     /// one after it, which would seem to call the new one off.
     @Test func aLateAlertOfAnEndedEmergencyBringsNoAllClearIntoTheNextOne() throws {
         try withStore { store in
-            try store.saveContact(Contact(name: "Anna", phone: "+447700900456", channel: "pager"))
-            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
-            func pager(_ kind: MessageKind) throws -> [OutboxMessage] {
-                try store.snapshot { try $0.pendingMessages() }.map(\.message).filter { $0.channel == "pager" && $0.kind == kind.rawValue }
-            }
-            try store.apply(.sos(fromKeychain: false), at: 0)
-            try store.apply(.tick, at: 30 * s)
-            let earlier = try #require(try pager(.alert).first)
-            try store.apply(.disarm(.correct), at: 40 * s)
-            try store.apply(.survey(.didntFall), at: 41 * s)
-            try store.apply(.sos(fromKeychain: true), at: 100 * s)
+            let earlier = try endedThenSOSAt100(store)
             try store.apply(.tick, at: 130 * s)
             #expect(try store.workflow().state == .emergencySending)
             _ = try store.transaction { try $0.delivered(earlier, at: 131 * s) }
-            let allClears = try pager(.allClear)
+            let allClears = try pending(store, .allClear)
             #expect(allClears.isEmpty, "\(allClears)")
-            #expect(try pager(.alert).count == 1, "the new emergency's alert still goes")
+            #expect(try pending(store, .alert).count == 1, "the new emergency's alert still goes")
+        }
+    }
+
+    /// The old alert arrived while the new emergency was still counting down: the old all clear
+    /// follows it, and is superseded once the new alert is queued, so it never comes after it.
+    @Test func anOldAllClearWaitingIsSupersededByTheNextAlert() throws {
+        try withStore { store in
+            let earlier = try endedThenSOSAt100(store)
+            _ = try store.transaction { try $0.delivered(earlier, at: 110 * s) }
+            #expect(try pending(store, .allClear).count == 1, "told of the old emergency's end while the new one counts down")
+            try store.apply(.tick, at: 130 * s)
+            #expect(try pending(store, .allClear).isEmpty, "superseded by the new alert")
+            #expect(try pending(store, .alert).count == 1)
+            #expect(try store.journal().contains { $0.type == "superseded" && $0.payload.contains("pager") })
         }
     }
 

@@ -76,8 +76,11 @@ public final class OutboxDispatcher {
         var tried: Set<Int64> = []
         var now = utc
         // The pass sends what was queued by its start: what is queued during a slow send (tracking
-        // goes on) waits for the next pass, which first supersedes stale location updates.
-        while let next = try nextToTry(at: now, queuedBy: utc, excluding: tried) {
+        // goes on) waits for the next pass, which first supersedes stale location updates. Told
+        // by id, which no clock step moves; a row made at the pass's own time (the drill's) is
+        // as good as queued before it.
+        let last = try store.snapshot { try $0.lastOutboxID() }
+        while let next = try nextToTry(at: now, eligible: { $0.message.id <= last || $0.createdAt <= utc }, excluding: tried) {
             tried.insert(next.message.id)
             now = try await attempt(next.message, channelDown: next.channelDown, at: now, report: report)
         }
@@ -101,11 +104,15 @@ public final class OutboxDispatcher {
 
     // MARK: Deciding
 
-    private func nextToTry(at utc: Int64, queuedBy start: Int64, excluding tried: Set<Int64>) throws -> (message: OutboxMessage, channelDown: Bool)? {
+    private func nextToTry(
+        at utc: Int64, eligible: (PendingMessage) -> Bool, excluding tried: Set<Int64>
+    ) throws -> (message: OutboxMessage, channelDown: Bool)? {
         try store.snapshot { tx in
             let health = try tx.channelHealth()
-            let due = DeliveryOrder.due(try tx.pendingMessages(), health: health, at: utc)
-            guard let next = due.first(where: { !tried.contains($0.message.id) && $0.createdAt <= start })
+            // Filtered before the order picks each failing channel's probe, so the probe is one
+            // this pass may send.
+            let due = DeliveryOrder.due(try tx.pendingMessages().filter(eligible), health: health, at: utc)
+            guard let next = due.first(where: { !tried.contains($0.message.id) })
             else { return nil }
             return (next.message, health.contains { $0.channel == next.message.channel && $0.isDown })
         }

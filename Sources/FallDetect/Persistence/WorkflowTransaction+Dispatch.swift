@@ -120,6 +120,11 @@ extension WorkflowTransaction {
     }
 
     /// Undelivered, unabandoned, unsuperseded messages, alerts first, then by creation.
+    /// The newest outbox row's id (0 when empty): ids never move with the clock.
+    func lastOutboxID() throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM outbox") ?? 0
+    }
+
     func pendingMessages() throws -> [PendingMessage] {
         try PendingMessage.fetchAll(
             db,

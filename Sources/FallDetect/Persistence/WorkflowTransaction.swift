@@ -157,10 +157,30 @@ public struct WorkflowTransaction {
                 arguments: [Int64.max])
             for message in pending where kinds.contains(message.kind) { try abandon(message, reason: "superseded by the all clear", at: now) }
         }
+        let queuedBefore = try lastOutboxID()
         for recipient in recipients {
             try db.execute(
                 sql: "INSERT OR IGNORE INTO outbox(idempotencyKey, kind, channel, recipient, createdAt, nextAttemptAt, priority, test, concealed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 arguments: [try messageKey(sequence, recipient.0, recipient.1), kind.rawValue, recipient.0, recipient.1, now, now, kind.deliveryPriority, isTest, concealed])
+        }
+        if kind == .alert, !isTest { try supersedeOlder(than: queuedBefore, by: sequence, recipients: recipients, at: now) }
+    }
+
+    /// An alert supersedes what still waits for the same recipients from before it: an earlier
+    /// emergency's alert, updates and end (an all clear of it that followed a late delivery
+    /// included), or this one's, which it repeats with what is known now. Sent after the new
+    /// alert (alerts go first), an old all clear would seem to call the new emergency off. A
+    /// duress message still goes.
+    private func supersedeOlder(than queuedBefore: Int64, by sequence: Int, recipients: [(String, String)], at now: Int64) throws {
+        let kinds = [MessageKind.alert, .locationUpdate, .trackingStopped, .keychainRepeat, .allClear].map(\.rawValue)
+        let marks = kinds.map { _ in "?" }.joined(separator: ", ")
+        let stale = try OutboxMessage.fetchAll(
+            db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts, test, concealed FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ? AND id <= ? AND NOT test AND kind IN (\(marks))",
+            arguments: StatementArguments([Int64.max, queuedBefore] as [any DatabaseValueConvertible] + kinds))
+        for message in stale where message.recipient != Self.localLog.address {
+            guard let recipient = recipients.first(where: { $0.0 == message.channel && $0.1 == message.recipient }) else { continue }
+            try db.execute(sql: "UPDATE outbox SET supersededAt = ?, channelProgress = NULL WHERE id = ?", arguments: [now, message.id])
+            try note(message.isConcealed ? "concealed" : "superseded", "\(message.idempotencyKey)|by \(try messageKey(sequence, recipient.0, recipient.1))", at: now)
         }
     }
 
@@ -243,12 +263,21 @@ public struct WorkflowTransaction {
         guard db.changesCount == 1 else { return [] }
         try note("delivered", message.idempotencyKey, at: now)
         // A message of an earlier emergency, still on its way when a new one began, confirms
-        // nothing of the new one (its contacts have not heard of it), and brings no all clear
-        // for the old one, which would arrive after the new alert and seem to call it off.
-        guard message.id > (try currentIncidentOutboxBefore()) else { return [] }
-        try followWithAllClear(message, at: now)
-        guard message.recipient != Self.localLog.address, let kind = MessageKind(rawValue: message.kind) else { return [] }
+        // nothing of the new one: its contacts have not heard of it. Its all clear follows
+        // unless the new emergency's alert already waits for that recipient (which supersedes
+        // it), or it would arrive after that alert and seem to call it off.
+        let before = try currentIncidentOutboxBefore()
+        let current = message.id > before
+        let superseded = current ? false : try alertQueued(after: before, to: message)
+        if !superseded { try followWithAllClear(message, at: now) }
+        guard current, message.recipient != Self.localLog.address, let kind = MessageKind(rawValue: message.kind) else { return [] }
         return try apply(.delivered(kind), at: now)
+    }
+
+    private func alertQueued(after id: Int64, to message: OutboxMessage) throws -> Bool {
+        try Bool.fetchOne(
+            db, sql: "SELECT EXISTS(SELECT 1 FROM outbox WHERE id > ? AND kind = ? AND channel = ? AND recipient = ? AND NOT test)",
+            arguments: [id, MessageKind.alert.rawValue, message.channel, message.recipient]) ?? false
     }
 
     /// The last outbox row before the current incident began: rows after it are this incident's.
