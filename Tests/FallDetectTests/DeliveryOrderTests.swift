@@ -26,6 +26,15 @@ import Testing
         #expect(ids(DeliveryOrder.due([alertA, elsewhere], health: [], at: 10)) == [2, 5])
     }
 
+    /// An alert a pass may not send (queued after it began) still holds its recipient's
+    /// follow-ups back: offered alone, the duress message would arrive before any alert.
+    @Test mutating func anAlertLeftOutOfThePassStillHoldsItsFollowUpsBack() {
+        let duress = pending(.duress, to: "+1", at: 0) // 1
+        let alert = pending(.alert, to: "+1", at: 5) // 2
+        let other = pending(.lowBattery, to: "+2", at: 6) // 3
+        #expect(ids(DeliveryOrder.due([duress, alert, other], health: [], at: 10, eligible: { $0.message.id != 2 })) == [3])
+    }
+
     @Test mutating func aFailingChannelOffersOneProbeTheAlertTriedLongestAgo() {
         let first = pending(.alert, to: "+1", lastTried: 20) // 1
         let second = pending(.alert, to: "+2", lastTried: 10) // 2

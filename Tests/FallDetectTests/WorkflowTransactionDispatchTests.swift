@@ -113,6 +113,37 @@ import Testing
         }
     }
 
+    /// Anna heard of the first emergency; its all clear waited (a failing channel) and the
+    /// second emergency's alert superseded it; the second is called off before its alert was
+    /// tried. Its all clear goes to Anna, who would otherwise keep a real alert unanswered.
+    @Test func anAllClearSupersededByACalledOffAlertIsStillOwed() throws {
+        try withStore { store in
+            let earlier = try endedThenSOSAt100(store)
+            _ = try store.transaction { try $0.delivered(earlier, at: 50 * s) }
+            #expect(try pending(store, .allClear).count == 1)
+            try store.apply(.tick, at: 130 * s)
+            #expect(try pending(store, .allClear).isEmpty, "superseded by the second alert")
+            try store.apply(.disarm(.correct), at: 131 * s)
+            try store.apply(.survey(.didntFall), at: 132 * s)
+            #expect(try pending(store, .allClear).count == 1, "the second all clear stands for both")
+        }
+    }
+
+    /// Under the duress PIN an SOS alerts the contacts again, hidden; it supersedes nothing, so
+    /// the device shows no change and the first alert, still on its way, still goes.
+    @Test func aHiddenReAlertSupersedesNothing() throws {
+        try withStore { store in
+            try store.saveContact(Contact(name: "Anna", phone: "+447700900456", channel: "pager"))
+            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+            try store.apply(.sos(fromKeychain: false), at: 0)
+            try store.apply(.tick, at: 30 * s)
+            try store.apply(.disarm(.duress), at: 40 * s)
+            try store.apply(.sos(fromKeychain: true), at: 50 * s)
+            #expect(try pending(store, .alert).count == 2, "the first alert and the hidden re-alert")
+            #expect(try !store.journal().contains { $0.type == "superseded" })
+        }
+    }
+
     /// What a channel saves of a message is kept while the message may go out, and never after:
     /// a channel still busy with an alert the all clear abandoned must not leave its text behind.
     @Test func aChannelsProgressIsKeptOnlyWhileTheMessageMayGoOut() throws {

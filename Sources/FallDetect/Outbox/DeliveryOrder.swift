@@ -7,13 +7,17 @@
 ///   the highest-priority message, among equals the one tried longest ago, so that one recipient
 ///   whose messages keep failing cannot starve the others on the same channel.
 enum DeliveryOrder {
-    /// Messages that may be attempted now, in the order to try them.
-    static func due(_ pending: [PendingMessage], health: [ChannelHealth], at now: Int64) -> [PendingMessage] {
+    /// Messages that may be attempted now, in the order to try them. Only `eligible` ones are
+    /// offered (a pass takes what was queued by its start), but every waiting alert still holds
+    /// its recipient's follow-ups back.
+    static func due(
+        _ pending: [PendingMessage], health: [ChannelHealth], at now: Int64, eligible: (PendingMessage) -> Bool = { _ in true }
+    ) -> [PendingMessage] {
         let blocked = recipientsAwaitingTheirAlert(pending)
         let failing = Dictionary(health.map { ($0.channel, $0) }, uniquingKeysWith: { first, _ in first })
         var probes: [String: PendingMessage] = [:]
         var result: [PendingMessage] = []
-        for message in pending where message.nextAttemptAt <= now && (message.isAlert || !blocked.contains(message.recipientKey)) {
+        for message in pending where message.nextAttemptAt <= now && (message.isAlert || !blocked.contains(message.recipientKey)) && eligible(message) {
             guard let channel = failing[message.message.channel] else {
                 result.append(message)
                 continue

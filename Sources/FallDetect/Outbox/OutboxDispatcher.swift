@@ -109,9 +109,9 @@ public final class OutboxDispatcher {
     ) throws -> (message: OutboxMessage, channelDown: Bool)? {
         try store.snapshot { tx in
             let health = try tx.channelHealth()
-            // Filtered before the order picks each failing channel's probe, so the probe is one
-            // this pass may send.
-            let due = DeliveryOrder.due(try tx.pendingMessages().filter(eligible), health: health, at: utc)
+            // Offered to the order, which picks each failing channel's probe among them, so the
+            // probe is one this pass may send; the rest still hold follow-ups back.
+            let due = DeliveryOrder.due(try tx.pendingMessages(), health: health, at: utc, eligible: eligible)
             guard let next = due.first(where: { !tried.contains($0.message.id) })
             else { return nil }
             return (next.message, health.contains { $0.channel == next.message.channel && $0.isDown })

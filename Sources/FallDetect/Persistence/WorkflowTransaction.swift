@@ -146,9 +146,12 @@ public struct WorkflowTransaction {
             let before = try currentIncidentOutboxBefore()
             let kinds = MessageKind.emergency.map(\.rawValue)
             let marks = kinds.map { _ in "?" }.joined(separator: ", ")
+            // So is whoever's all clear of an earlier emergency this one's alert superseded: they
+            // heard of that one, and this all clear now stands for both.
+            let started = try Int64.fetchOne(db, sql: "SELECT startedAt FROM incident ORDER BY id DESC LIMIT 1") ?? 0
             let notified = Set(try String.fetchAll(
-                db, sql: "SELECT DISTINCT recipient FROM outbox WHERE (deliveredAt IS NOT NULL OR attempts > 0) AND id > ? AND kind IN (\(marks))",
-                arguments: StatementArguments([before] as [any DatabaseValueConvertible] + kinds)))
+                db, sql: "SELECT DISTINCT recipient FROM outbox WHERE ((deliveredAt IS NOT NULL OR attempts > 0) AND id > ? AND kind IN (\(marks))) OR (kind = ? AND supersededAt >= ?)",
+                arguments: StatementArguments([before] as [any DatabaseValueConvertible] + kinds + [MessageKind.allClear.rawValue, started])))
             recipients = recipients.filter { $0.1 == Self.localLog.address || notified.contains($0.1) }
             // An alert still waiting for its retry must not arrive after the all clear. What is not
             // the emergency's (a sensor fault, a low battery) still goes.
@@ -163,24 +166,30 @@ public struct WorkflowTransaction {
                 sql: "INSERT OR IGNORE INTO outbox(idempotencyKey, kind, channel, recipient, createdAt, nextAttemptAt, priority, test, concealed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 arguments: [try messageKey(sequence, recipient.0, recipient.1), kind.rawValue, recipient.0, recipient.1, now, now, kind.deliveryPriority, isTest, concealed])
         }
-        if kind == .alert, !isTest { try supersedeOlder(than: queuedBefore, by: sequence, recipients: recipients, at: now) }
+        // Under the duress PIN nothing is superseded: the hidden emergency's re-alert must change
+        // nothing the device shows, and its own earlier messages still go.
+        if kind == .alert, !isTest, !concealed { try supersedeEarlier(than: queuedBefore, by: sequence, recipients: recipients, at: now) }
     }
 
-    /// An alert supersedes what still waits for the same recipients from before it: an earlier
-    /// emergency's alert, updates and end (an all clear of it that followed a late delivery
-    /// included), or this one's, which it repeats with what is known now. Sent after the new
-    /// alert (alerts go first), an old all clear would seem to call the new emergency off. A
-    /// duress message still goes.
-    private func supersedeOlder(than queuedBefore: Int64, by sequence: Int, recipients: [(String, String)], at now: Int64) throws {
-        let kinds = [MessageKind.alert, .locationUpdate, .trackingStopped, .keychainRepeat, .allClear].map(\.rawValue)
-        let marks = kinds.map { _ in "?" }.joined(separator: ", ")
+    /// A new emergency's alert supersedes what still waits for the same recipients of earlier
+    /// ones: their alerts, updates and ends (an all clear that followed a late delivery during
+    /// this countdown included; no emergency has an end waiting before its own alert). Sent after
+    /// the new alert (alerts go first), an old all clear would seem to call the new emergency
+    /// off. A duress message, and whatever a hidden emergency sends, still goes.
+    private func supersedeEarlier(than queuedBefore: Int64, by sequence: Int, recipients: [(String, String)], at now: Int64) throws {
+        let ends = [MessageKind.trackingStopped, .allClear].map(\.rawValue)
+        let updates = [MessageKind.alert, .locationUpdate, .keychainRepeat].map(\.rawValue)
         let stale = try OutboxMessage.fetchAll(
-            db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts, test, concealed FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ? AND id <= ? AND NOT test AND kind IN (\(marks))",
-            arguments: StatementArguments([Int64.max, queuedBefore] as [any DatabaseValueConvertible] + kinds))
+            db, sql: """
+                SELECT id, idempotencyKey, kind, channel, recipient, attempts, test, concealed FROM outbox
+                WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ? AND id <= ? AND NOT test AND NOT concealed
+                  AND (kind IN (?, ?) OR (id <= ? AND kind IN (?, ?, ?)))
+                """,
+            arguments: StatementArguments([Int64.max, queuedBefore] as [any DatabaseValueConvertible] + ends + [try currentIncidentOutboxBefore()] + updates))
         for message in stale where message.recipient != Self.localLog.address {
             guard let recipient = recipients.first(where: { $0.0 == message.channel && $0.1 == message.recipient }) else { continue }
             try db.execute(sql: "UPDATE outbox SET supersededAt = ?, channelProgress = NULL WHERE id = ?", arguments: [now, message.id])
-            try note(message.isConcealed ? "concealed" : "superseded", "\(message.idempotencyKey)|by \(try messageKey(sequence, recipient.0, recipient.1))", at: now)
+            try note("superseded", "\(message.idempotencyKey)|by \(try messageKey(sequence, recipient.0, recipient.1))", at: now)
         }
     }
 
@@ -274,10 +283,15 @@ public struct WorkflowTransaction {
         return try apply(.delivered(kind), at: now)
     }
 
+    /// A real alert after `id` delivered to the message's recipient or still to go (not one
+    /// given up untried, which tells them nothing).
     private func alertQueued(after id: Int64, to message: OutboxMessage) throws -> Bool {
         try Bool.fetchOne(
-            db, sql: "SELECT EXISTS(SELECT 1 FROM outbox WHERE id > ? AND kind = ? AND channel = ? AND recipient = ? AND NOT test)",
-            arguments: [id, MessageKind.alert.rawValue, message.channel, message.recipient]) ?? false
+            db, sql: """
+                SELECT EXISTS(SELECT 1 FROM outbox WHERE id > ? AND kind = ? AND channel = ? AND recipient = ? AND NOT test
+                  AND supersededAt IS NULL AND (deliveredAt IS NOT NULL OR nextAttemptAt < ?))
+                """,
+            arguments: [id, MessageKind.alert.rawValue, message.channel, message.recipient, Int64.max]) ?? false
     }
 
     /// The last outbox row before the current incident began: rows after it are this incident's.
