@@ -127,6 +127,23 @@ import Testing
             try store.apply(.survey(.didntFall), at: 132 * s)
             #expect(try pending(store, .allClear).count == 1, "the second all clear stands for both")
         }
+        // The same with the first emergency's end a "tracking stopped" (the wearer needed no
+        // more help), and the clock set back between the two: told by ids, not times.
+        try withStore { store in
+            try store.saveContact(Contact(name: "Anna", phone: "+447700900456", channel: "pager"))
+            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+            try store.apply(.sos(fromKeychain: false), at: 1000 * s)
+            try store.apply(.tick, at: 1030 * s)
+            try store.apply(.disarm(.correct), at: 1040 * s)
+            try store.apply(.survey(.noHelpNeeded), at: 1041 * s)
+            #expect(try pending(store, .trackingStopped).count == 1)
+            try store.apply(.sos(fromKeychain: true), at: 100 * s)
+            try store.apply(.tick, at: 130 * s)
+            #expect(try pending(store, .trackingStopped).isEmpty, "superseded by the second alert")
+            try store.apply(.disarm(.correct), at: 131 * s)
+            try store.apply(.survey(.didntFall), at: 132 * s)
+            #expect(try pending(store, .allClear).count == 1, "owed for the end the second alert superseded")
+        }
     }
 
     /// Under the duress PIN an SOS alerts the contacts again, hidden; it supersedes nothing, so

@@ -149,6 +149,11 @@ public final class WorkflowStore: Sendable {
             // The last outbox row before the incident began: its messages are those after it.
             try db.alter(table: "incident") { t in t.add(column: "outboxBefore", .integer).notNull().defaults(to: 0) }
         }
+        migrator.registerMigration("v9-superseded-by") { db in
+            // The first row of the message that superseded this one: which emergency did, told by
+            // id, which no clock step moves.
+            try db.alter(table: "outbox") { t in t.add(column: "supersededBy", .integer) }
+        }
         return migrator
     }
 

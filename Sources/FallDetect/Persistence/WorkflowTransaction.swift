@@ -146,12 +146,13 @@ public struct WorkflowTransaction {
             let before = try currentIncidentOutboxBefore()
             let kinds = MessageKind.emergency.map(\.rawValue)
             let marks = kinds.map { _ in "?" }.joined(separator: ", ")
-            // So is whoever's all clear of an earlier emergency this one's alert superseded: they
-            // heard of that one, and this all clear now stands for both.
-            let started = try Int64.fetchOne(db, sql: "SELECT startedAt FROM incident ORDER BY id DESC LIMIT 1") ?? 0
+            // So is whoever's end of an earlier emergency (its all clear, its "tracking stopped")
+            // this one's alert superseded: they heard of that one, and this all clear now stands
+            // for both.
             let notified = Set(try String.fetchAll(
-                db, sql: "SELECT DISTINCT recipient FROM outbox WHERE ((deliveredAt IS NOT NULL OR attempts > 0) AND id > ? AND kind IN (\(marks))) OR (kind = ? AND supersededAt >= ?)",
-                arguments: StatementArguments([before] as [any DatabaseValueConvertible] + kinds + [MessageKind.allClear.rawValue, started])))
+                db, sql: "SELECT DISTINCT recipient FROM outbox WHERE ((deliveredAt IS NOT NULL OR attempts > 0) AND id > ? AND kind IN (\(marks))) OR (kind IN (?, ?) AND supersededBy > ?)",
+                arguments: StatementArguments(
+                    [before] as [any DatabaseValueConvertible] + kinds + [MessageKind.allClear.rawValue, MessageKind.trackingStopped.rawValue, before])))
             recipients = recipients.filter { $0.1 == Self.localLog.address || notified.contains($0.1) }
             // An alert still waiting for its retry must not arrive after the all clear. What is not
             // the emergency's (a sensor fault, a low battery) still goes.
@@ -188,7 +189,9 @@ public struct WorkflowTransaction {
             arguments: StatementArguments([Int64.max, queuedBefore] as [any DatabaseValueConvertible] + ends + [try currentIncidentOutboxBefore()] + updates))
         for message in stale where message.recipient != Self.localLog.address {
             guard let recipient = recipients.first(where: { $0.0 == message.channel && $0.1 == message.recipient }) else { continue }
-            try db.execute(sql: "UPDATE outbox SET supersededAt = ?, channelProgress = NULL WHERE id = ?", arguments: [now, message.id])
+            try db.execute(
+                sql: "UPDATE outbox SET supersededAt = ?, supersededBy = ?, channelProgress = NULL WHERE id = ?",
+                arguments: [now, queuedBefore + 1, message.id])
             try note("superseded", "\(message.idempotencyKey)|by \(try messageKey(sequence, recipient.0, recipient.1))", at: now)
         }
     }
