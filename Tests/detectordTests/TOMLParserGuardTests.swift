@@ -22,6 +22,13 @@ import Testing
         #expect(TOMLParserGuard.firstAbort(in: "a = { b = [1, 2] }\n") == nil)
     }
 
+    /// Unicode's line separators outside strings: toml++ aborts on one where a value starts.
+    @Test func aUnicodeLineSeparatorOutsideAStringIsFound() {
+        #expect(TOMLParserGuard.firstAbort(in: "values = [\u{85}2]\n").map { [$0.line, $0.column] } == [1, 11])
+        #expect(TOMLParserGuard.firstAbort(in: "a = 1\nb =\u{2028} 2\n").map { [$0.line, $0.column] } == [2, 4])
+        #expect(TOMLParserGuard.firstAbort(in: "a = \"x\u{2029}y\" # \u{85}\n") == nil, "in a string or a comment it is text")
+    }
+
     @Test func validTOMLPasses() {
         let text = """
             # [!not a header] in a comment

@@ -1,12 +1,14 @@
 /// toml++ (the parser inside TOMLKit) asserts instead of reporting an error in two places the
 /// `configuration` and `dataset-description` fuzz targets found (Fuzz/crashes): a table header
 /// whose first key starts with a character no key may start with (`[!x]`, `[` then a line break),
-/// and a `}` inside an array (`a = [}]`). The process aborts on such a file. Until TOMLKit reports
+/// a `}` inside an array (`a = [}]`), and a Unicode line separator where a value starts
+/// (`a = [<U+0085>2]`). The process aborts on such a file. Until TOMLKit reports
 /// them, they are found here first, with a lexer just good enough to tell a table header from an
 /// array value: strings, comments and the open brackets.
 enum TOMLParserGuard {
     static let badTableName = "a table name starts with a letter, a digit, _, - or a quote"
     static let badClosing = "a closing bracket of the other kind: [ closes with ], { with }"
+    static let badLineEnd = "a Unicode line separator (U+0085, U+2028 or U+2029) outside a string: TOML ends lines with a newline"
 
     /// The 1-based line and column of the first place toml++ would abort on, and why; nil when
     /// there is none.
@@ -45,7 +47,12 @@ enum TOMLParserGuard {
                 i += 1
             case _ where isBlank(c):
                 i += 1
-            case "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}":
+            case "\u{85}", "\u{2028}", "\u{2029}":
+                // Unicode's line ends are no TOML whitespace, and where a value starts (in an
+                // array: `[<U+0085>2]`) toml++ aborts on one. Outside strings and comments they
+                // are an error wherever they stand.
+                return (line, i - lineStart + 1, badLineEnd)
+            case "\r", "\u{0B}", "\u{0C}":
                 // Other line ends: counted as one here, which can only find more headers.
                 onlyWhitespace = true
                 i += 1
