@@ -226,12 +226,13 @@ static int scalar_row(const uint8_t *t, size_t len, size_t p, uint8_t delimiter,
 }
 
 // ---------------------------------------------------------------------------------------------
-// The vector kernel: the positions of every delimiter and '\n' ("stops") are listed for a few KB
-// at a time from 64-byte bit masks, so rows walk from stop to stop without looking at each byte,
-// and plain fields ([-] digits [. digits]) are converted from one 64-bit word when they take at
-// most 8 bytes after the sign (short_decimal, the common case), else 16 bytes at a time (up to 16
-// digits). The row loop (listed_rows) keeps the rarer paths out of line. Any row it is not sure of (comment, blank or indented lines, missing fields, a field that is
-// not a number, a row longer than the listed window, the last row without '\n') goes to
+// The vector kernel: the positions of every delimiter and '\n' ("stops") come from 64-byte bit
+// masks, taken in order one bit at a time, so rows walk from stop to stop without looking at each
+// byte; each field's end hangs on one bit operation, not on a load. Plain fields ([-] digits
+// [. digits]) are converted from one 64-bit word when they take at most 8 bytes after the sign
+// (short_decimal, the common case), else 16 bytes at a time (up to 16 digits). The row loop
+// (vector_rows) keeps the rarer paths out of line. Any row it is not sure of (comment, blank or
+// indented lines, missing fields, a field that is not a number, the last row without '\n') goes to
 // scalar_row, so results never depend on the kernel (the tests compare both).
 
 typedef uint8_t cfusion_csv_u8x64 __attribute__((ext_vector_type(64)));
@@ -269,21 +270,6 @@ static inline uint64_t stops(const uint8_t *t, size_t len, size_t b, uint8_t del
                  mask64(__builtin_convertvector(v == '\n', cfusion_csv_b64));
     if (n < 64) m &= (1ULL << n) - 1;
     return m;
-}
-
-// Appends the positions (relative to `base`) of the set bits of `m`, eight at a time without a
-// branch per bit; returns the new end. May write up to 8 entries past it.
-static inline uint32_t *flatten(uint32_t *out, uint32_t base, uint64_t m) {
-    unsigned n = (unsigned)__builtin_popcountll(m);
-    uint32_t *end = out + n;
-    for (int i = 0; i < 8; i++) {
-        out[i] = base + (uint32_t)__builtin_ctzg(m, 64);
-        m &= m - 1;
-    }
-    if (n > 8) {
-        for (out += 8; m; m &= m - 1) *out++ = base + (uint32_t)__builtin_ctzll(m);
-    }
-    return end;
 }
 
 // [s, e) as  ['-'] digit* ['.' digit*]  with 1 to 16 digits and a value below 2^53, read from the
@@ -334,8 +320,8 @@ static const double signed_powers_of_ten[2][8] = {
 
 // [s, e) as  ['-'] digit* ['.' digit*]  in at most 8 bytes after the sign, with 1 to 8 digits (the
 // common short field), from the one 64-bit word that ends at e (e >= 8): 1 and the exact double,
-// or 0 for anything else. Bytes are classified in a vector register (two masks); the dot is taken
-// out by moving the integer digits one byte up; the digits become an integer with three
+// or 0 for anything else. Bytes are classified in the word itself (SWAR); the dot is taken out by
+// moving the integer digits one byte up; the digits become an integer with three
 // multiplications (the classic eight-digit SWAR step). At most 8 digits are below 2^53 and at most
 // 7 are after the dot, so the one division by an exact power of ten is correctly rounded.
 static inline int short_decimal(const uint8_t *t, size_t s, size_t e, double *out) {
@@ -344,20 +330,23 @@ static inline int short_decimal(const uint8_t *t, size_t s, size_t e, double *ou
     if (n - 1 >= 8 || e < 8) return 0; // 1 <= n <= 8, all in the word loaded
     uint64_t w;
     memcpy(&w, t + e - 8, 8);
-    cfusion_csv_u8x16 v = (cfusion_csv_u8x16)(cfusion_csv_u64x2){w, 0}; // lanes 8..15: 0, neither
-    uint32_t field = (0xFF00u >> n) & 0xFFu; // the last n bytes
-    uint32_t digit = mask16(__builtin_convertvector((cfusion_csv_u8x16)(v - (uint8_t)'0') < 10, cfusion_csv_b16)) & field;
-    uint32_t dot = mask16(__builtin_convertvector(v == '.', cfusion_csv_b16)) & field;
-    if ((digit | dot) != field || (dot & (dot - 1)) != 0 || digit == 0) return 0;
+    const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+    // Digits become 0..9 and '.' 0x1E; the bytes before the field (the low 8 - n) become 0.
+    uint64_t x = (w ^ (0x30 * ones)) & (~0ULL << (8 * (8 - n)));
+    // Bytes of 10 or more (not a digit), exactly: such a byte sets its high bit in x + 0x76 or in
+    // x itself. A carry out of a byte of 0x8A or more may flag the next one too, but then there are
+    // two flags and the field is refused anyway.
+    uint64_t other = ((x + 0x76 * ones) | x) & high;
     unsigned fraction = 0;
-    if (dot) {
-        fraction = 7 - (unsigned)__builtin_ctz(dot);
+    if (other) {
+        // One byte that is not a digit, and it is the dot, with a digit beside it.
+        unsigned j = (unsigned)__builtin_ctzll(other) >> 3;
+        if ((other & (other - 1)) != 0 || ((x >> (8 * j)) & 0xFF) != 0x1E || n == 1) return 0;
+        fraction = 7 - j;
         uint64_t below = ~0ULL >> (8 * fraction); // the dot's byte and all before it
-        w = (w & ~below) | ((w << 8) & below);
-        n--;
+        x = (x & ~below) | ((x << 8) & below);    // the integer digits move up over the dot
     }
-    uint64_t d = (w ^ 0x3030303030303030ULL) & (~0ULL << (8 * (8 - n)));
-    d = d * 10 + (d >> 8);
+    uint64_t d = x * 10 + (x >> 8);
     d = (((d & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
          (((d >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >> 32;
     *out = (double)(int64_t)d / signed_powers_of_ten[neg][fraction]; // exact / exact: correctly rounded
@@ -377,27 +366,41 @@ static inline int exact_field(const uint8_t *t, size_t s, size_t e, uint8_t deli
     return 1;
 }
 
-// Bytes of text whose stops are listed at a time (the list lives on the stack), and how close to
-// its end a row may start before the next window is listed.
-#define CHUNK 8192
-#define REFILL 2048
-
 // A wanted field that short_decimal did not take: longer plain fields in a vector register, then
 // the exact path. Out of line, so that the row loop keeps its registers for the common case.
 __attribute__((noinline)) static int other_field(const uint8_t *t, size_t s, size_t e, uint8_t delimiter, double *out) {
     return vector_decimal(t, s, e, out) || exact_field(t, s, e, delimiter, out);
 }
 
-// Rows read from the listed stops (s..<last, relative to base), from *p (a line start) while rows
-// start before `stop_at`, until `capacity` rows are written. Returns 1 when it stopped at a row it
-// is not sure of (left to scalar_row), 0 when it ran out of room, listed stops or text.
-static inline int listed_rows(const uint8_t *t, size_t *pp, size_t stop_at, size_t base, const uint32_t **sp,
-                              const uint32_t *last, uint8_t delimiter, const int32_t *columns, size_t column_count,
-                              double *out, size_t *row_lines, size_t *rowsp, size_t capacity, size_t *linep) {
+// The stops (delimiters and '\n') from a line start on, one 64-byte mask at a time, taken in order:
+// the bits of `mask` are the stops of [base, base + 64) not taken yet.
+typedef struct stop_window {
+    size_t base;
+    uint64_t mask;
+} stop_window;
+
+// The next stop not taken: 1 and its position, or 0 when the text has no more.
+static inline int next_stop(const uint8_t *t, size_t len, uint8_t delimiter, stop_window *w, size_t *e) {
+    while (w->mask == 0) {
+        w->base += 64;
+        if (w->base >= len) return 0;
+        w->mask = stops(t, len, w->base, delimiter);
+    }
+    *e = w->base + (size_t)__builtin_ctzll(w->mask);
+    w->mask &= w->mask - 1;
+    return 1;
+}
+
+// Rows from *p (a line start) until `capacity` rows are written or the text ends, walking from stop
+// to stop. Returns 1 when it stopped at a row it is not sure of (left to scalar_row), 0 when it ran
+// out of room or text.
+static inline int vector_rows(const uint8_t *t, size_t len, size_t *pp, uint8_t delimiter, const int32_t *columns,
+                              size_t column_count, double *out, size_t *row_lines, size_t *rowsp, size_t capacity,
+                              size_t *linep) {
     size_t p = *pp, rows = *rowsp, line = *linep;
-    const uint32_t *s = *sp;
+    stop_window w = {p, p < len ? stops(t, len, p, delimiter) : 0};
     int unsure = 0;
-    for (; rows < capacity && p < stop_at; rows++, line++) {
+    for (; rows < capacity && p < len; rows++, line++) {
         uint8_t c = t[p];
         // Comment, blank or indented lines, and a row too near the text's start for the 8-byte
         // loads, are the scalar rows' business.
@@ -406,17 +409,15 @@ static inline int listed_rows(const uint8_t *t, size_t *pp, size_t stop_at, size
             break;
         }
         double *row = out + rows * column_count;
-        const uint32_t *q = s;
         size_t fs = p, e = p;
         int32_t field = 0;
         for (size_t k = 0; k < column_count; k++) {
             while (field < columns[k]) { // skipped fields: only their stops
-                if (q == last || t[e = base + *q++] == '\n') goto unsure;
+                if (!next_stop(t, len, delimiter, &w, &e) || t[e] == '\n') goto unsure;
                 fs = e + 1;
                 field++;
             }
-            if (q == last) goto unsure;
-            e = base + *q++;
+            if (!next_stop(t, len, delimiter, &w, &e)) goto unsure;
             size_t fe = e;
             if (t[e] == '\n') {
                 if (k + 1 < column_count) goto unsure; // a wanted field is missing
@@ -427,12 +428,10 @@ static inline int listed_rows(const uint8_t *t, size_t *pp, size_t stop_at, size
             field++;
         }
         while (t[e] != '\n') { // the rest of the line
-            if (q == last) goto unsure;
-            e = base + *q++;
+            if (!next_stop(t, len, delimiter, &w, &e)) goto unsure;
         }
         row_lines[rows] = line;
         p = e + 1;
-        s = q;
         continue;
     unsure:
         unsure = 1;
@@ -441,7 +440,6 @@ static inline int listed_rows(const uint8_t *t, size_t *pp, size_t stop_at, size
     *pp = p;
     *rowsp = rows;
     *linep = line;
-    *sp = s;
     return unsure;
 }
 
@@ -449,9 +447,6 @@ static cfusion_csv_result parse_rows(const uint8_t *t, size_t len, size_t p, siz
                                      const int32_t *columns, size_t column_count, double *out,
                                      size_t *row_lines, size_t capacity_rows, int vector) {
     cfusion_csv_result res = {0, 0, 0, 0, 0, 0, CFUSION_CSV_END};
-    uint32_t list[CHUNK + 64 + 8];
-    const uint32_t *s = list, *last = list; // the listed stops from p on
-    size_t base = p, window = p;             // list entries count from base; listed up to window
     size_t rows = 0;
     // A delimiter that also ends lines would make stops ambiguous: the scalar rows handle it.
     if (delimiter == '\n' || delimiter == '\r') vector = 0;
@@ -460,24 +455,9 @@ static cfusion_csv_result parse_rows(const uint8_t *t, size_t len, size_t p, siz
             res.status = CFUSION_CSV_FULL;
             break;
         }
-        if (vector) {
-            if (window < len && window <= p + REFILL) {
-                base = p;
-                window = len - p > CHUNK ? p + CHUNK : len;
-                uint32_t *end = list;
-                for (size_t b = p; b < window; b += 64) {
-                    uint64_t m = stops(t, len, b, delimiter);
-                    if (b + 64 > window) m &= (1ULL << (window - b)) - 1;
-                    end = flatten(end, (uint32_t)(b - base), m);
-                }
-                s = list;
-                last = end;
-            }
-            size_t stop_at = window < len ? window - REFILL : len;
-            if (!listed_rows(t, &p, stop_at, base, &s, last, delimiter, columns, column_count, out, row_lines, &rows,
-                             capacity_rows, &line))
-                continue; // full, at the end, or due for the next window
-        }
+        if (vector && !vector_rows(t, len, &p, delimiter, columns, column_count, out, row_lines, &rows, capacity_rows,
+                                   &line))
+            continue; // full or at the end
         size_t next = len, bad_end = 0;
         int r = scalar_row(t, len, p, delimiter, columns, column_count, out + rows * column_count, &next, &bad_end);
         if (r == ROW_BAD) {
@@ -490,7 +470,6 @@ static cfusion_csv_result parse_rows(const uint8_t *t, size_t len, size_t p, siz
         }
         line++;
         p = next;
-        while (s < last && base + *s < p) s++; // the stops of the line just read
         if (r == ROW_BAD) break;
     }
     res.rows = rows;

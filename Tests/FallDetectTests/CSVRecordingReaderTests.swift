@@ -38,6 +38,23 @@ import Testing
         #expect(result.recording.samples.map(\.timestampNanoseconds) == [0, 20_000_000, 40_000_000])
     }
 
+    @Test func rowsWithoutTimeSkipImpossibleValuesAcrossParserChunks() throws {
+        // Without a time column rows take the bulk path; a row it refuses is reported as the
+        // row-by-row path reports it, and the next samples follow on without a gap.
+        var format = try CSVFormat(columns: "ax=0,ay=1,az=2,gx=3,gy=4,gz=5")
+        format.sampleRate = 100
+        var rows = Array(repeating: "0,0,1,0,0,0", count: 2100)
+        rows[3] = "3000,0,1,0,0,0"
+        rows[1500] = "0,0,1,0,-50000,0"
+        rows[2099] = "0,0,1,0,0,7"
+        let result = try read(rows.joined(separator: "\n") + "\n", format: format)
+        #expect(result.problems.map(\.field) == ["ax", "gy"])
+        #expect(result.problems.map(\.line) == [4, 1501])
+        #expect(result.recording.samples.count == 2098)
+        #expect(result.recording.samples.last.map(\.timestampNanoseconds) == Int64(2097) * 10_000_000)
+        #expect(result.recording.samples.last?.angularRate == SIMD3(0, 0, 7))
+    }
+
     @Test func badRowsAreReportedWithLineAndFieldAndSkipped() throws {
         let text = "time,ax,ay,az,gx,gy,gz\n0,0,0,1,0,0,0\n0.01,abc,0,1,0,0,0\n0.02,0,0\n0,0,0,1,0,0,0\n0.03,0,0,1,0,0,0\n"
         let result = try read(text)

@@ -56,7 +56,7 @@ typedef enum cfusion_csv_kernel {
     CFUSION_CSV_KERNEL_AUTO = 0,
     /// Byte by byte: the reference the vector kernel falls back to for any row it is unsure of.
     CFUSION_CSV_KERNEL_SCALAR = 1,
-    /// Stops listed from 64-byte masks; plain fields converted from one 64-bit word (up to 8 bytes
+    /// Stops taken in order from 64-byte masks; plain fields converted from one 64-bit word (up to 8 bytes
     /// after the sign) or 16 bytes at a time (clang vector extensions: SSE2 on x86-64, NEON on arm64).
     CFUSION_CSV_KERNEL_VECTOR = 2,
 } cfusion_csv_kernel;

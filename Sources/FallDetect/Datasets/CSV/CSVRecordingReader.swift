@@ -85,9 +85,7 @@ public struct CSVRecordingReader: Sendable {
                     let r = cfusion_csv_parse_rows(
                         text.baseAddress, text.count, offset, line, format.delimiter, wanted.baseAddress, width,
                         buffer.baseAddress, rowLines.baseAddress, Self.chunkRows)
-                    for row in 0..<r.rows {
-                        builder.append(UnsafePointer(buffer.baseAddress! + row * width), line: rowLines[row])
-                    }
+                    builder.append(rows: UnsafePointer(buffer.baseAddress!), count: r.rows, width: width, lines: UnsafePointer(rowLines.baseAddress!))
                     if r.status == CFUSION_CSV_BAD_ROW.rawValue {
                         slowRow(text, r.bad_start..<r.bad_end, line: r.bad_line, columns: columns, unique: unique, into: &builder)
                     }
@@ -187,6 +185,42 @@ public struct CSVRecordingReader: Sendable {
                 ? (slot(mapping.x, from: base + 3), slot(mapping.y, from: base + 3), slot(mapping.z, from: base + 3)) : nil
             angularRateFactors = factors(r)
             labelSlot = format.label != nil ? slots.last : nil
+        }
+
+        /// `count` parsed rows of `width` values each, and their line numbers. Without a time or a
+        /// label column (the common case: timestamps from the rate), one loop with the slots and
+        /// factors in locals, which the row-by-row path spills to the stack; a row it would
+        /// refuse, and every other case, goes through `append(_:line:)`.
+        mutating func append(rows values: UnsafePointer<Double>, count rows: Int, width: Int, lines: UnsafePointer<Int>) {
+            guard timeSlot == nil, labelSlot == nil, let wholePeriod else {
+                for row in 0..<rows { append(values + row * width, line: lines[row]) }
+                return
+            }
+            let (ax, ay, az) = accelerationSlots
+            let (gx, gy, gz) = angularRateSlots ?? (0, 0, 0)
+            let rated = angularRateSlots != nil
+            let fa = accelerationFactors, fw = angularRateFactors
+            let g = SIMD3(repeating: Self.accelerationLimit), d = SIMD3(repeating: Self.angularRateLimit)
+            let capacity = storage.count
+            let before = count
+            var kept = count
+            for row in 0..<rows {
+                let v = values + row * width
+                let a = SIMD3(v[ax], v[ay], v[az]) * fa
+                let w = rated ? SIMD3(v[gx], v[gy], v[gz]) * fw : .zero
+                guard all((a .<= g) .& (a .>= -g)), all((w .<= d) .& (w .>= -d)), kept < capacity else {
+                    count = kept
+                    append(v, line: lines[row]) // reports the row (or keeps it, should it pass there)
+                    kept = count
+                    continue
+                }
+                storage.initializeElement(
+                    at: kept,
+                    to: IMUSample(timestampNanoseconds: Int64(kept) &* wholePeriod, acceleration: SIMD3<Float>(a), angularRate: SIMD3<Float>(w)))
+                kept += 1
+            }
+            if kept > before { lastTime = Int64(kept - 1) &* wholePeriod }
+            count = kept
         }
 
         /// `values` is one parsed row in the parser's column order; `line` names it in a problem.
