@@ -3,6 +3,7 @@
 //
 //   parse-bench file <path> [--repeat N] [--kernel automatic|scalar|swar|vector]
 //   parse-bench csv <folder of HAPT recordings/> [--repeat N]
+//   parse-bench hapt <folder of HAPT recordings/> [--repeat N] [--workers N]
 //   parse-bench dataset <root holding SisFall_dataset/> --cache <dir> [--workers N]
 //   parse-bench unpack <archive.tar.xz> <destination>
 import FallDetect
@@ -142,6 +143,32 @@ case "csv":
     }
     print(json([
         ("name", "detectord.CSVRecordingReader"), ("case", "hapt-csv"), ("files", paths.count),
+        ("bytes", bytes), ("rows", rows), ("repeat", repeats), ("best_s", best),
+        ("mb_per_s", Double(bytes) / best / 1e6), ("rows_per_s", Double(rows) / best),
+    ]))
+
+case "hapt":
+    // The folder as `bench --dataset hapt` loads it: HAPTDataset.loadAll, labels included, files on
+    // `--workers` threads (default: one per core). The best of N passes, page cache warm.
+    guard args.count >= 2 else { fail("usage: parse-bench hapt <folder> [--repeat N] [--workers N]") }
+    let repeats = Int(option("--repeat", in: args) ?? "5") ?? 5
+    let workers = option("--workers", in: args).flatMap { Int($0) } ?? ProcessInfo.processInfo.activeProcessorCount
+    let data: HAPTDataset
+    do { data = try HAPTDataset(root: args[1]) } catch { fail("\(error)") }
+    let bytes = data.files.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0) }
+    var best = Double.infinity
+    var rows = 0
+    for _ in 0..<max(repeats, 1) {
+        let start = now()
+        var count = 0
+        for outcome in data.loadAll(workers: workers) {
+            do { count += try outcome.get().recording.recording.samples.count } catch { fail("\(error)") }
+        }
+        best = min(best, now() - start)
+        rows = count
+    }
+    print(json([
+        ("name", "detectord.HAPTDataset.loadAll"), ("case", "hapt-csv"), ("files", data.files.count), ("workers", workers),
         ("bytes", bytes), ("rows", rows), ("repeat", repeats), ("best_s", best),
         ("mb_per_s", Double(bytes) / best / 1e6), ("rows_per_s", Double(rows) / best),
     ]))

@@ -2,7 +2,8 @@
 # SisFall parsing: ours (parse-bench) against numpy.loadtxt and pandas.read_csv on the same ~20 MB
 # of real SisFall rows, in one run; then a full dataset pass from text and from the TrialCache.
 # CSV: CSVRecordingReader over every HAPT recording (31 files) against numpy.loadtxt and
-# pandas.read_csv on the same files, in the same rounds.
+# pandas.read_csv on the same files, in the same rounds, on one core; then the same folder as
+# `bench --dataset hapt` loads it (labels too), its files on every core, against the same peers.
 # Env: SHARED (default ../shared beside the package), PYTHON (with numpy and pandas),
 #      REPEAT (best of N, default 10), ROUNDS (default 3), OUT (JSON lines, default Bench/results/parse.jsonl),
 #      BENCH_SCRATCH (SwiftPM scratch path for the bench build, default Bench/.build).
@@ -56,6 +57,7 @@ for _ in $(seq "$ROUNDS"); do
   "$bin" file "$input" --repeat "$REPEAT" --kernel scalar | tee -a "$OUT"
   "$PYTHON" "$here/peers.py" "$input" "$REPEAT" | tee -a "$OUT"
   "$bin" csv "$hapt" --repeat "$REPEAT" | tee -a "$OUT"
+  "$bin" hapt "$hapt" --repeat "$REPEAT" | tee -a "$OUT"
   "$PYTHON" "$here/peers.py" --csv "$hapt" "$REPEAT" | tee -a "$OUT"
 done
 "$bin" dataset "$root" --cache "$package/.cache/bench/trial-cache" | tee -a "$OUT"
@@ -67,10 +69,14 @@ rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 rows.sort(key=lambda r: -r.get("mb_per_s", 0))  # best round first
 ours = next(r for r in rows if r["name"] == "detectord.SisFallParser" and r["kernel"] == "automatic" and r["output"] == "new")
 csv = next((r for r in rows if r["name"] == "detectord.CSVRecordingReader"), None)
+folder = next((r for r in rows if r["name"] == "detectord.HAPTDataset.loadAll"), None)
 print()
 reused = next(r for r in rows if r["name"] == "detectord.SisFallParser" and r["kernel"] == "automatic" and r["output"] == "reused")
 print(f"{'metric':<44} {'ours':>10} {'peer':>10} {'ratio':>7}  peer")
-for case, title, mine in (("sisfall-20mb", "parse 20 MB SisFall, ", ours), ("hapt-csv", "read HAPT CSV (31 files), ", csv)):
+cases = [("sisfall-20mb", "parse 20 MB SisFall, ", ours), ("hapt-csv", "read HAPT CSV (31 files), ", csv)]
+if folder:
+    cases.append(("hapt-csv", f"load HAPT, {folder['workers']} cores, ", folder))
+for case, title, mine in cases:
     for peer in (next(r for r in rows if r["name"] == n and r.get("case") == case) for n in ("numpy.loadtxt", "pandas.read_csv") if any(r["name"] == n and r.get("case") == case for r in rows)):
         for label, key, scale in (("MB/s", "mb_per_s", 1), ("M rows/s", "rows_per_s", 1e6)):
             print(f"{title + label:<44} {mine[key] / scale:>10.1f} {peer[key] / scale:>10.1f} {mine[key] / peer[key]:>6.1f}x  {peer['name']} {peer['version']}")

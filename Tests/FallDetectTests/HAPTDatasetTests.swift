@@ -42,4 +42,31 @@ import Testing
             #expect(error.path == data.files[0])
         }
     }
+
+    @Test func loadAllGivesEveryFilesOutcomeInFileOrder() throws {
+        let dir = try SharedData.temporaryDirectory("hapt-all")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for (user, count, bad) in [(1, 300, nil), (2, 100, 40), (3, 2500, nil), (4, 7, nil)] as [(Int, Int, Int?)] {
+            let rows = (0..<count).map { i in "0.99,0.0\(user),0.02,0.0,0.0,0.0,\(i),\(i == bad ? "x" : "\(i % 12 + 1)")" }
+            try ("acc-x,acc-y,acc-z,gyro-x,gyro-y,gyro-z,sequence,label\n" + rows.joined(separator: "\n") + "\n")
+                .write(toFile: dir + "/user0\(user)_exp0.csv", atomically: true, encoding: .utf8)
+        }
+        let data = try HAPTDataset(root: dir)
+        let all = data.loadAll(workers: 3)
+        #expect(all.count == 4)
+        for (file, outcome) in zip(data.files, all) {
+            switch (outcome, Result { () throws(FallDetectError) in try data.load(file) }) {
+            case (.success(let parallel), .success(let alone)):
+                #expect(parallel.recording.recording.samples == alone.recording.recording.samples)
+                #expect(parallel.recording.labels == alone.recording.labels)
+                #expect(parallel.recording.name == alone.recording.name)
+            case (.failure(let parallel), .failure(let alone)):
+                #expect(parallel == alone)
+                #expect(parallel.line == 42)
+            default:
+                Issue.record("\(file): loadAll and load disagree")
+            }
+        }
+        #expect(all.map { (try? $0.get())?.recording.recording.samples.count } == [300, nil, 2500, 7])
+    }
 }

@@ -232,23 +232,8 @@ public struct SisFallDataset: Sendable {
     /// Runs `body` for every entry index on `workers` threads; each thread takes the next index
     /// from a shared counter, so long and short trials balance out.
     func forEachIndex(workers: Int?, _ body: @Sendable (Int) -> Void) {
-        let count = entries.count
-        let threads = max(1, min(workers ?? Self.processorCount, count))
-        if threads == 1 {
-            for i in 0..<count { body(i) }
-            return
-        }
-        let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: threads) { _ in
-            while true {
-                let i = next.add(1, ordering: .relaxed).oldValue
-                if i >= count { return }
-                body(i)
-            }
-        }
+        ConcurrentIndices.forEach(count: entries.count, workers: workers, body)
     }
-
-    static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     static func isDirectory(_ path: String) -> Bool {
         var info = stat()

@@ -35,12 +35,12 @@ extension BenchCommand {
             throw ExitCode(66)
         }
         var recordings: [LabelledRecording] = []
-        for file in data.files {
-            do {
-                let (recording, problems) = try data.load(file)
+        for outcome in data.loadAll() {
+            switch outcome {
+            case .success(let (recording, problems)):
                 for problem in problems { err.write("warning: \(problem)\n") }
                 recordings.append(recording)
-            } catch {
+            case .failure(let error):
                 err.write("error: \(error); skipped\n")
             }
         }

@@ -15,7 +15,7 @@ extension BenchCommand {
     static func loadHAPT(root: String) throws(FallDetectError) -> [LabelledRecording] {
         let data = try HAPTDataset(root: root)
         var recordings: [LabelledRecording] = []
-        for file in data.files { recordings.append(try data.load(file).recording) }
+        for outcome in data.loadAll() { recordings.append(try outcome.get().recording) }
         return recordings
     }
 

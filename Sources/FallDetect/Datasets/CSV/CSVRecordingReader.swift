@@ -187,12 +187,12 @@ public struct CSVRecordingReader: Sendable {
             labelSlot = format.label != nil ? slots.last : nil
         }
 
-        /// `count` parsed rows of `width` values each, and their line numbers. Without a time or a
-        /// label column (the common case: timestamps from the rate), one loop with the slots and
-        /// factors in locals, which the row-by-row path spills to the stack; a row it would
-        /// refuse, and every other case, goes through `append(_:line:)`.
+        /// `count` parsed rows of `width` values each, and their line numbers. Without a time column
+        /// (the common case: timestamps from the rate), one loop with the slots and factors in
+        /// locals, which the row-by-row path spills to the stack; a row it would refuse, and every
+        /// other case, goes through `append(_:line:)`.
         mutating func append(rows values: UnsafePointer<Double>, count rows: Int, width: Int, lines: UnsafePointer<Int>) {
-            guard timeSlot == nil, labelSlot == nil, let wholePeriod else {
+            guard timeSlot == nil, let wholePeriod else {
                 for row in 0..<rows { append(values + row * width, line: lines[row]) }
                 return
             }
@@ -217,6 +217,7 @@ public struct CSVRecordingReader: Sendable {
                 storage.initializeElement(
                     at: kept,
                     to: IMUSample(timestampNanoseconds: Int64(kept) &* wholePeriod, acceleration: SIMD3<Float>(a), angularRate: SIMD3<Float>(w)))
+                if let labelSlot { labels.append(v[labelSlot]) }
                 kept += 1
             }
             if kept > before { lastTime = Int64(kept - 1) &* wholePeriod }

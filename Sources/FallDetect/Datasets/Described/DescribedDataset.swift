@@ -95,22 +95,13 @@ public struct DescribedDataset: Sendable {
     /// Loads every recording on `workers` threads (default: one per core), in `entries` order.
     /// A fall trial with no labelled fall is left out with a notice: it cannot be scored.
     public func loadAll(workers: Int? = nil) -> Loaded {
-        let outcomes = Mutex<[Int: Result<(recording: LabelledRecording, problems: [FallDetectError], notices: [String]), FallDetectError>]>([:])
-        let next = Atomic<Int>(0)
-        let threads = min(entries.count, max(1, workers ?? SisFallDataset.processorCount))
-        DispatchQueue.concurrentPerform(iterations: threads) { _ in
-            while true {
-                let i = next.add(1, ordering: .relaxed).oldValue
-                guard i < entries.count else { return }
-                let outcome = Result { () throws(FallDetectError) in try load(entries[i]) }
-                outcomes.withLock { $0[i] = outcome }
-            }
+        let collected = ConcurrentIndices.map(count: entries.count, workers: workers) { i in
+            Result { () throws(FallDetectError) in try load(entries[i]) }
         }
-        let collected = outcomes.withLock { $0 }
         var loaded = Loaded(recordings: [], isFallTrial: [], problems: [], failures: [], notices: notices)
         for (i, entry) in entries.enumerated() {
             switch collected[i] {
-            case .success(let (recording, problems, notices))?:
+            case .success(let (recording, problems, notices)):
                 loaded.problems += problems
                 loaded.notices += notices
                 if entry.isFallTrial, recording.fallSpans.isEmpty {
@@ -119,8 +110,7 @@ public struct DescribedDataset: Sendable {
                 }
                 loaded.recordings.append(recording)
                 loaded.isFallTrial.append(entry.isFallTrial)
-            case .failure(let error)?: loaded.failures.append(error)
-            case nil: break
+            case .failure(let error): loaded.failures.append(error)
             }
         }
         return loaded

@@ -43,6 +43,14 @@ public struct HAPTDataset: Sendable {
         return names.filter { $0.hasPrefix("user") && $0.hasSuffix(".csv") }.sorted().map { folder + "/" + $0 }
     }
 
+    /// Every recording on `workers` threads (default: one per core), in `files` order: each with
+    /// the rows its reader skipped, or the error that kept it from loading.
+    public func loadAll(workers: Int? = nil) -> [Result<(recording: LabelledRecording, problems: [FallDetectError]), FallDetectError>] {
+        ConcurrentIndices.map(count: files.count, workers: workers) { i in
+            Result { () throws(FallDetectError) in try load(files[i]) }
+        }
+    }
+
     /// One recording with its labels; rows the reader skipped are in `problems`.
     public func load(_ path: String) throws(FallDetectError) -> (recording: LabelledRecording, problems: [FallDetectError]) {
         var format = Self.format

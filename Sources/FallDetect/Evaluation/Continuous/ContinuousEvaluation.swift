@@ -31,27 +31,12 @@ public enum ContinuousEvaluation {
     static func outcomes(
         _ recordings: [LabelledRecording], profile: DetectionProfile, fallModel: FallModelFile?, tolerance: Double, workers: Int?
     ) throws(FallDetectError) -> [Outcome] {
-        let outcomes = Mutex<[Int: Result<Outcome, FallDetectError>]>([:])
-        let next = Atomic<Int>(0)
-        let threads = min(recordings.count, max(1, workers ?? SisFallDataset.processorCount))
-        DispatchQueue.concurrentPerform(iterations: threads) { _ in
-            while true {
-                let i = next.add(1, ordering: .relaxed).oldValue
-                guard i < recordings.count else { return }
-                let outcome = Result { () throws(FallDetectError) in
-                    try run(recordings[i], profile: profile, fallModel: fallModel, tolerance: tolerance)
-                }
-                outcomes.withLock { $0[i] = outcome }
-            }
+        let collected = ConcurrentIndices.map(count: recordings.count, workers: workers) { i in
+            Result { () throws(FallDetectError) in try run(recordings[i], profile: profile, fallModel: fallModel, tolerance: tolerance) }
         }
-        let collected = outcomes.withLock { $0 }
         var ordered: [Outcome] = []
         ordered.reserveCapacity(recordings.count)
-        for i in recordings.indices {
-            // Every index was taken by a worker, so every slot is filled.
-            guard let outcome = collected[i] else { continue }
-            ordered.append(try outcome.get())
-        }
+        for outcome in collected { ordered.append(try outcome.get()) }
         return ordered
     }
 
