@@ -29,6 +29,18 @@ import Testing
         #expect(TOMLParserGuard.firstAbort(in: "a = \"x\u{2029}y\" # \u{85}\n") == nil, "in a string or a comment it is text")
     }
 
+    /// A date, a space and one digit where the value ends: toml++ takes it for a date-time and
+    /// aborts (fuzzing found it behind a byte of 0xFF, but a plain one is enough).
+    @Test func aDateTimeCutAfterTheSpaceIsFound() {
+        #expect(TOMLParserGuard.firstAbort(in: "d = 1979-05-27 7\n").map { [$0.line, $0.column] } == [1, 5])
+        #expect(TOMLParserGuard.firstAbort(in: "a = 1\nd = [2000-01-01 7,1]\n").map { [$0.line, $0.column] } == [2, 6])
+        #expect(TOMLParserGuard.firstAbort(in: "k=4000-00-5\u{FFFD} 5\u{0C} ").map { [$0.line, $0.column] } == [1, 3])
+        #expect(TOMLParserGuard.firstAbort(in: "d = 1_979-05-27 7 # c\n").map { [$0.line, $0.column] } == [1, 5], "_ is not counted")
+        for text in ["d = 1979-05-27 07:32:00\n", "d = 1979-05-27 7", "d = 1979-05-27 , 1\n", "d = 1979-05-27 77\n", "x1979-05-27 7\n"] {
+            #expect(TOMLParserGuard.firstAbort(in: text) == nil, "\(text.debugDescription)")
+        }
+    }
+
     @Test func validTOMLPasses() {
         let text = """
             # [!not a header] in a comment

@@ -1,14 +1,16 @@
 /// toml++ (the parser inside TOMLKit) asserts instead of reporting an error in two places the
 /// `configuration` and `dataset-description` fuzz targets found (Fuzz/crashes): a table header
 /// whose first key starts with a character no key may start with (`[!x]`, `[` then a line break),
-/// a `}` inside an array (`a = [}]`), and a Unicode line separator where a value starts
-/// (`a = [<U+0085>2]`). The process aborts on such a file. Until TOMLKit reports
+/// a `}` inside an array (`a = [}]`), a Unicode line separator where a value starts
+/// (`a = [<U+0085>2]`), and a date followed by a space and one digit (`d = 1979-05-27 7`, a
+/// date-time cut short). The process aborts on such a file. Until TOMLKit reports
 /// them, they are found here first, with a lexer just good enough to tell a table header from an
 /// array value: strings, comments and the open brackets.
 enum TOMLParserGuard {
     static let badTableName = "a table name starts with a letter, a digit, _, - or a quote"
     static let badClosing = "a closing bracket of the other kind: [ closes with ], { with }"
     static let badLineEnd = "a Unicode line separator (U+0085, U+2028 or U+2029) outside a string: TOML ends lines with a newline"
+    static let badDateTime = "a date, a space and one digit: a date-time needs its whole time (1979-05-27 07:32:00)"
 
     /// The 1-based line and column of the first place toml++ would abort on, and why; nil when
     /// there is none.
@@ -85,12 +87,48 @@ enum TOMLParserGuard {
                 onlyWhitespace = false
                 i += 1
             default:
+                if isDigit(c), i == 0 || startsValue(after: scalars[i - 1]), isDateSpaceDigit(scalars, at: i) {
+                    return (line, i - lineStart + 1, badDateTime)
+                }
                 onlyWhitespace = false
                 i += 1
             }
         }
         return nil
     }
+
+    /// toml++ reads a value that looks like a date (ten characters, `_` not counted, with `-` fifth
+    /// and eighth) followed by one space and a digit as a date-time with a space for its `T`, and
+    /// aborts when the value ends right after that digit. Valid TOML never has that shape: the time
+    /// goes on (`07:32:00`).
+    private static func isDateSpaceDigit(_ scalars: [Unicode.Scalar], at start: Int) -> Bool {
+        var chars: [Unicode.Scalar] = []
+        var k = start
+        while k < scalars.count, !isValueTerminator(scalars[k]) {
+            if scalars[k] != "_" { chars.append(scalars[k]) }
+            if chars.count > 10 { return false }
+            k += 1
+        }
+        guard chars.count == 10, chars[4] == "-", chars[7] == "-", k + 2 < scalars.count else { return false }
+        return scalars[k] == " " && isDigit(scalars[k + 1]) && isValueTerminator(scalars[k + 2])
+    }
+
+    /// Where toml++ ends a value: any whitespace, `]`, `}`, `,` or `#`.
+    private static func isValueTerminator(_ c: Unicode.Scalar) -> Bool {
+        switch c.value {
+        case 0x09...0x0D, 0x20, 0x85, 0x2028, 0x2029: true
+        case 0x5D, 0x7D, 0x2C, 0x23: true
+        case 0xA0...: c.properties.isWhitespace
+        default: false
+        }
+    }
+
+    /// Whether a value may start after this scalar: a blank, a line end, `=`, `[`, `{` or `,`.
+    private static func startsValue(after c: Unicode.Scalar) -> Bool {
+        c == "=" || c == "[" || c == "{" || isValueTerminator(c)
+    }
+
+    private static func isDigit(_ c: Unicode.Scalar) -> Bool { ("0"..."9").contains(c) }
 
     /// What toml++ skips as blank: spaces, tabs, Unicode's horizontal spaces and the BOM.
     private static func isBlank(_ c: Unicode.Scalar) -> Bool {
