@@ -145,30 +145,27 @@ static inline int blank_line(const uint8_t *t, size_t len, size_t p) {
     return 1;
 }
 
-// Parses the wanted field at p (p at its first byte), leaving p at its delimiter or line end.
-// Returns 0 when the field is not a finite number.
-static inline int wanted_field(const uint8_t *t, size_t len, size_t *p, uint8_t delimiter, double *out) {
-    size_t q = *p;
-    while (q < len && is_blank(t[q], delimiter)) q++;
-    size_t start = q;
+// The wanted field [s, e) (its line ending already cut): trimmed, then the fast decimal path or
+// strtod, never past e. 1 when it is a finite number.
+static inline int exact_field(const uint8_t *t, size_t s, size_t e, uint8_t delimiter, double *out) {
+    while (s < e && is_blank(t[s], delimiter)) s++;
+    while (e > s && is_blank(t[e - 1], delimiter)) e--;
+    size_t q = s;
     double v;
-    if (fast_decimal(t, len, &q, &v) == FAST_OK) {
-        while (q < len && is_blank(t[q], delimiter)) q++;
-        if (q >= len || t[q] == delimiter || at_line_end(t, len, q)) {
-            *out = v;
-            *p = q;
-            return 1;
-        }
-    }
-    // Not the simple form: strtod decides on the trimmed field.
-    size_t end = field_end(t, len, start, delimiter);
-    size_t stop = end;
-    while (stop > start && is_blank(t[stop - 1], delimiter)) stop--;
-    *p = end;
-    if (!strtod_exact(t + start, stop - start, &v)) return 0;
+    if (!(fast_decimal(t, e, &q, &v) == FAST_OK && q == e) && !strtod_exact(t + s, e - s, &v)) return 0;
     if (!(v - v == 0)) return 0; // inf or nan
     *out = v;
     return 1;
+}
+
+// Parses the wanted field at p (p at its first byte), leaving p at its delimiter or line end.
+// Returns 0 when the field is not a finite number. The field is found first, so that a number
+// never runs on into the next field when the delimiter is a byte a number may hold (a digit, '.',
+// 'e', '+' or '-'): the vector kernel reads fields the same way.
+static inline int wanted_field(const uint8_t *t, size_t len, size_t *p, uint8_t delimiter, double *out) {
+    size_t start = *p;
+    *p = field_end(t, len, start, delimiter);
+    return exact_field(t, start, *p, delimiter, out);
 }
 
 enum { ROW_SKIPPED, ROW_GOOD, ROW_BAD };
@@ -350,19 +347,6 @@ static inline int short_decimal(const uint8_t *t, size_t s, size_t e, double *ou
     d = (((d & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
          (((d >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >> 32;
     *out = (double)(int64_t)d / signed_powers_of_ten[neg][fraction]; // exact / exact: correctly rounded
-    return 1;
-}
-
-// A wanted field [s, e) (its line ending already cut) that is not the plain form: trimmed, then
-// the fast decimal path or strtod, as in wanted_field. 1 when it is a finite number.
-static inline int exact_field(const uint8_t *t, size_t s, size_t e, uint8_t delimiter, double *out) {
-    while (s < e && is_blank(t[s], delimiter)) s++;
-    while (e > s && is_blank(t[e - 1], delimiter)) e--;
-    size_t q = s;
-    double v;
-    if (!(fast_decimal(t, e, &q, &v) == FAST_OK && q == e) && !strtod_exact(t + s, e - s, &v)) return 0;
-    if (!(v - v == 0)) return 0; // inf or nan
-    *out = v;
     return 1;
 }
 

@@ -2,9 +2,11 @@ import Testing
 @testable import FallDetect
 
 @Suite struct CSVRowParserTests {
-    private func rows(_ text: String, columns: [Int32], capacity: Int = 8, kernel: CSVRowParser.Kernel = .automatic) -> CSVRowParser.Rows {
+    private func rows(
+        _ text: String, columns: [Int32], delimiter: UInt8 = UInt8(ascii: ","), capacity: Int = 8, kernel: CSVRowParser.Kernel = .automatic
+    ) -> CSVRowParser.Rows {
         var text = text
-        return text.withUTF8 { CSVRowParser.rows(UnsafeRawBufferPointer($0), columns: columns, delimiter: UInt8(ascii: ","), capacity: capacity, kernel: kernel) }
+        return text.withUTF8 { CSVRowParser.rows(UnsafeRawBufferPointer($0), columns: columns, delimiter: delimiter, capacity: capacity, kernel: kernel) }
     }
 
     @Test(arguments: CSVRowParser.Kernel.allCases)
@@ -19,6 +21,24 @@ import Testing
             CSVRowParser.BadRow(afterRows: 0, line: 1, bytes: 0..<5),
             CSVRowParser.BadRow(afterRows: 2, line: 5, bytes: start..<(start + 5)),
         ])
+    }
+
+    /// A delimiter that a number may hold ends the field all the same, in both kernels and wherever
+    /// the row sits (the scalar kernel once read on into the next field).
+    @Test(arguments: CSVRowParser.Kernel.allCases)
+    func aDelimiterANumberMayHoldEndsTheField(kernel: CSVRowParser.Kernel) {
+        for (delimiter, text, expected) in [
+            (".", "1.5\n1.5\n1.5\n1.5\n", [1.0, 1, 1, 1]),
+            ("5", "15\n15\n", [1, 1]),
+            ("e", "1e5\n2e7\n", [1, 2]),
+        ] as [(Character, String, [Double])] {
+            let read = rows(text, columns: [0], delimiter: delimiter.asciiValue!, kernel: kernel)
+            #expect(read.values == expected.map(\.bitPattern), "delimiter \(delimiter)")
+        }
+        // With '-' as the delimiter, "-5" is an empty field, then 5.
+        let dashed = rows("-5\n", columns: [0], delimiter: UInt8(ascii: "-"), kernel: kernel)
+        #expect(dashed.values.isEmpty)
+        #expect(dashed.bad.count == 1)
     }
 
     @Test func vectorKernelGivesTheScalarKernelsRows() {
@@ -36,7 +56,8 @@ import Testing
             }
             var bytes = Array(text.utf8)
             if Bool.random(using: &rng), !bytes.isEmpty { bytes.removeLast() }
-            let delimiter = Int.random(in: 0..<8, using: &rng) == 0 ? UInt8(ascii: ";") : UInt8(ascii: ",")
+            // Now and then a delimiter a number may hold: a field ends there all the same.
+            let delimiter = Array(",,,,,,;.5e-+".utf8).randomElement(using: &rng)!
             if delimiter != UInt8(ascii: ",") { bytes = bytes.map { $0 == UInt8(ascii: ",") ? delimiter : $0 } }
             let columns: [Int32] = [[0, 1, 2], [1, 3, 5], [0, 2, 9]].randomElement(using: &rng)!
             let width = Int.random(in: 1...3, using: &rng)
