@@ -36,8 +36,23 @@ import Testing
         #expect(TOMLParserGuard.firstAbort(in: "a = 1\nd = [2000-01-01 7,1]\n").map { [$0.line, $0.column] } == [2, 6])
         #expect(TOMLParserGuard.firstAbort(in: "k=4000-00-5\u{FFFD} 5\u{0C} ").map { [$0.line, $0.column] } == [1, 3])
         #expect(TOMLParserGuard.firstAbort(in: "d = 1_979-05-27 7 # c\n").map { [$0.line, $0.column] } == [1, 5], "_ is not counted")
+        // toml++'s own blanks end a value too, U+200B and the BOM among them.
+        #expect(TOMLParserGuard.firstAbort(in: "d = 1979-05-27 7\u{200B}\n").map { [$0.line, $0.column] } == [1, 5])
+        #expect(TOMLParserGuard.firstAbort(in: "d = 1979-05-27 7\u{FEFF}").map { [$0.line, $0.column] } == [1, 5])
         for text in ["d = 1979-05-27 07:32:00\n", "d = 1979-05-27 7", "d = 1979-05-27 , 1\n", "d = 1979-05-27 77\n", "x1979-05-27 7\n"] {
             #expect(TOMLParserGuard.firstAbort(in: text) == nil, "\(text.debugDescription)")
+        }
+    }
+
+    /// A multi-line string may end with one or two quotes of its own before the closing three, and
+    /// a backslash may end one of its lines: what follows is read where toml++ reads it.
+    @Test func multiLineStringsEndWhereTOMLEndsThem() {
+        #expect(TOMLParserGuard.firstAbort(in: #"a = ["""x"""", 1979-05-27 7]"# + "\n").map { [$0.line, $0.column] } == [1, 16])
+        #expect(TOMLParserGuard.firstAbort(in: "a = ['''x'''', 1979-05-27 7]\n").map { [$0.line, $0.column] } == [1, 16])
+        #expect(TOMLParserGuard.firstAbort(in: #"a = ["""x"""", """y"""]"# + "\nb = 1979-05-27 7\n").map { [$0.line, $0.column] } == [2, 5])
+        #expect(TOMLParserGuard.firstAbort(in: #"s = """a\"# + "\n" + #"b""""# + "\nd = 1979-05-27 7\n").map { [$0.line, $0.column] } == [3, 5])
+        for text in [#"a = ["""x"""", "b = 1979-05-27 7 "]"#, #"a = ["""x""""", "}"]"#, #"s = """a""b""""# + "\nt = 1"] {
+            #expect(TOMLParserGuard.firstAbort(in: text + "\n") == nil, "\(text.debugDescription)")
         }
     }
 

@@ -26,11 +26,27 @@ enum TOMLParserGuard {
         func skipString() {
             let quote = scalars[i]
             let triple = starts(String(repeating: Character(quote), count: 3), i)
-            let closing = triple ? String(repeating: Character(quote), count: 3) : String(Character(quote))
             i += triple ? 3 : 1
             while i < scalars.count {
-                if quote == "\"" && scalars[i] == "\\" { i += 2; continue }
-                if starts(closing, i) { i += closing.unicodeScalars.count; return }
+                if quote == "\"" && scalars[i] == "\\" {
+                    // An escape, or a line-ending backslash whose newline still counts.
+                    if at(i + 1) == "\n" {
+                        line += 1
+                        lineStart = i + 2
+                    }
+                    i += 2
+                    continue
+                }
+                if scalars[i] == quote {
+                    guard triple else { i += 1; return }
+                    // A multi-line string may end with one or two quotes of its own before the
+                    // closing three (`""""` and `"""""` both close it): the run ends it, at most five.
+                    var run = 0
+                    while run < 5 && at(i + run) == quote { run += 1 }
+                    i += run
+                    if run >= 3 { return }
+                    continue
+                }
                 if scalars[i] == "\n" {
                     if !triple { return }
                     line += 1
@@ -113,13 +129,11 @@ enum TOMLParserGuard {
         return scalars[k] == " " && isDigit(scalars[k + 1]) && isValueTerminator(scalars[k + 2])
     }
 
-    /// Where toml++ ends a value: any whitespace, `]`, `}`, `,` or `#`.
+    /// Where toml++ ends a value: a blank, a line end of any kind, `]`, `}`, `,` or `#`.
     private static func isValueTerminator(_ c: Unicode.Scalar) -> Bool {
         switch c.value {
-        case 0x09...0x0D, 0x20, 0x85, 0x2028, 0x2029: true
-        case 0x5D, 0x7D, 0x2C, 0x23: true
-        case 0xA0...: c.properties.isWhitespace
-        default: false
+        case 0x0A...0x0D, 0x85, 0x2028, 0x2029, 0x5D, 0x7D, 0x2C, 0x23: true
+        default: isBlank(c)
         }
     }
 
@@ -130,12 +144,12 @@ enum TOMLParserGuard {
 
     private static func isDigit(_ c: Unicode.Scalar) -> Bool { ("0"..."9").contains(c) }
 
-    /// What toml++ skips as blank: spaces, tabs, Unicode's horizontal spaces and the BOM.
+    /// What toml++ skips as blank: spaces, tabs and the non-ASCII horizontal spaces of its own table
+    /// (`is_non_ascii_horizontal_whitespace`), which differs from Unicode's: it has U+180E, U+200B,
+    /// U+2060 and the BOM.
     private static func isBlank(_ c: Unicode.Scalar) -> Bool {
         switch c.value {
-        case 0x20, 0x09, 0xFEFF: true
-        case 0x85, 0x2028, 0x2029: false
-        case 0xA0...: c.properties.isWhitespace
+        case 0x20, 0x09, 0xA0, 0x1680, 0x180E, 0x2000...0x200B, 0x202F, 0x205F, 0x2060, 0x3000, 0xFEFF: true
         default: false
         }
     }
