@@ -75,7 +75,7 @@ reused = next(r for r in rows if r["name"] == "detectord.SisFallParser" and r["k
 print(f"{'metric':<44} {'ours':>10} {'peer':>10} {'ratio':>7}  peer")
 cases = [("sisfall-20mb", "parse 20 MB SisFall, ", ours), ("hapt-csv", "read HAPT CSV (31 files), ", csv)]
 if folder:
-    cases.append(("hapt-csv", f"load HAPT, {folder['workers']} cores, ", folder))
+    cases.append(("hapt-csv", f"load HAPT, {folder['workers']} cores vs 1, ", folder))
 for case, title, mine in cases:
     for peer in (next(r for r in rows if r["name"] == n and r.get("case") == case) for n in ("numpy.loadtxt", "pandas.read_csv") if any(r["name"] == n and r.get("case") == case for r in rows)):
         for label, key, scale in (("MB/s", "mb_per_s", 1), ("M rows/s", "rows_per_s", 1e6)):

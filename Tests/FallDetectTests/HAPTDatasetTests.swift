@@ -43,6 +43,18 @@ import Testing
         }
     }
 
+    @Test(arguments: ["1e20", "-4e4", "2.5"])
+    func aLabelThatIsNoWholeInt16IsAnError(label: String) throws {
+        let dir = try SharedData.temporaryDirectory("hapt-label")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "acc-x,acc-y,acc-z,gyro-x,gyro-y,gyro-z,sequence,label\n0.99,0,0,0,0,0,0,5\n0.99,0,0,0,0,0,1,\(label)\n"
+            .write(toFile: dir + "/user01_exp0.csv", atomically: true, encoding: .utf8)
+        let data = try HAPTDataset(root: dir)
+        let error = #expect(throws: FallDetectError.self) { try data.load(data.files[0]) }
+        #expect(error?.field == "label")
+        #expect(error?.description.contains("not a whole number") == true)
+    }
+
     @Test func loadAllGivesEveryFilesOutcomeInFileOrder() throws {
         let dir = try SharedData.temporaryDirectory("hapt-all")
         defer { try? FileManager.default.removeItem(atPath: dir) }
