@@ -63,7 +63,11 @@ enum TOMLParserGuard {
                 lineStart = i + 1
                 onlyWhitespace = true
                 i += 1
-            case _ where isBlank(c):
+            case " ", "\t":
+                // Layout. toml++ reports any other blank here itself ("expected space or tab").
+                i += 1
+            case "\u{FEFF}" where i == 0:
+                // The byte order mark, which the reader drops.
                 i += 1
             case "\u{85}", "\u{2028}", "\u{2029}":
                 // Unicode's line ends are no TOML whitespace, and where a value starts (in an
@@ -84,9 +88,10 @@ enum TOMLParserGuard {
                 var k = i + 1
                 let isArrayOfTables = at(k) == "["
                 if isArrayOfTables { k += 1 }
-                while let blank = at(k), isBlank(blank) { k += 1 }
-                // toml++ reports `[ [` itself, but a third `[` after `[[` goes to the key parser.
-                if let first = at(k), !isKeyStart(first) || (isArrayOfTables && first == "[") {
+                while let blank = at(k), blank == " " || blank == "\t" { k += 1 }
+                // toml++ reports `[ [` and a non-ASCII blank itself, but a third `[` after `[[`
+                // goes to the key parser.
+                if let first = at(k), !isKeyStart(first) && !isBlank(first) || (isArrayOfTables && first == "[") {
                     return (line, k - lineStart + 1, badTableName)
                 }
                 onlyWhitespace = false
@@ -137,16 +142,17 @@ enum TOMLParserGuard {
         }
     }
 
-    /// Whether a value may start after this scalar: a blank, a line end, `=`, `[`, `{` or `,`.
+    /// Whether a value may start after this scalar: `=`, `[`, `{`, `,`, a space, a tab or a newline
+    /// (toml++ reports any other blank before a value itself).
     private static func startsValue(after c: Unicode.Scalar) -> Bool {
-        c == "=" || c == "[" || c == "{" || isValueTerminator(c)
+        c == "=" || c == "[" || c == "{" || c == "," || c == " " || c == "\t" || c == "\n"
     }
 
     private static func isDigit(_ c: Unicode.Scalar) -> Bool { ("0"..."9").contains(c) }
 
-    /// What toml++ skips as blank: spaces, tabs and the non-ASCII horizontal spaces of its own table
+    /// toml++'s horizontal whitespace: spaces, tabs and the non-ASCII ones of its own table
     /// (`is_non_ascii_horizontal_whitespace`), which differs from Unicode's: it has U+180E, U+200B,
-    /// U+2060 and the BOM.
+    /// U+2060 and the BOM. Each ends a value; where layout is skipped it allows only space and tab.
     private static func isBlank(_ c: Unicode.Scalar) -> Bool {
         switch c.value {
         case 0x20, 0x09, 0xA0, 0x1680, 0x180E, 0x2000...0x200B, 0x202F, 0x205F, 0x2060, 0x3000, 0xFEFF: true
