@@ -52,6 +52,7 @@ import Testing
         let data = try HAPTDataset(root: dir)
         let error = #expect(throws: FallDetectError.self) { try data.load(data.files[0]) }
         #expect(error?.field == "label")
+        #expect(error?.line == 3)
         #expect(error?.description.contains("not a whole number") == true)
     }
 

@@ -208,7 +208,9 @@ public struct CSVRecordingReader: Sendable {
                 let v = values + row * width
                 let a = SIMD3(v[ax], v[ay], v[az]) * fa
                 let w = rated ? SIMD3(v[gx], v[gy], v[gz]) * fw : .zero
-                guard all((a .<= g) .& (a .>= -g)), all((w .<= d) .& (w .>= -d)), kept < capacity else {
+                guard all((a .<= g) .& (a .>= -g)), all((w .<= d) .& (w .>= -d)), kept < capacity,
+                    labelSlot.map({ Int16(exactly: v[$0]) != nil }) ?? true
+                else {
                     count = kept
                     append(v, line: lines[row]) // reports the row (or keeps it, should it pass there)
                     kept = count
@@ -249,6 +251,8 @@ public struct CSVRecordingReader: Sendable {
             guard all((a .<= g) .& (a .>= -g)), all((w .<= d) .& (w .>= -d)) else {
                 return refuseRange(values, line: line)
             }
+            // Labels name activities by whole numbers (Int16 in every dataset's labels).
+            if let labelSlot, Int16(exactly: values[labelSlot]) == nil { return refuseLabel(values[labelSlot], line: line) }
             // The storage holds a sample per line; a row is never more than a line, but a broken
             // promise must cost a row, not memory that is not ours.
             guard count < storage.count else { return refuseOverflow(line: line) }
@@ -268,6 +272,13 @@ public struct CSVRecordingReader: Sendable {
         @inline(never)
         private mutating func refuseOverflow(line: Int) {
             problems.append(FallDetectError(.malformedRow, "more rows than lines in the file; row skipped", path: path, line: line))
+        }
+
+        @inline(never)
+        private mutating func refuseLabel(_ value: Double, line: Int) {
+            problems.append(FallDetectError(
+                .malformedRow, "label \(value) is not a whole number from \(Int16.min) to \(Int16.max); row skipped", path: path, line: line,
+                field: "label"))
         }
 
         @inline(never)

@@ -61,7 +61,7 @@ public struct HAPTDataset: Sendable {
         var labels: [Int16] = []
         labels.reserveCapacity(read.labels.count)
         for value in read.labels {
-            // HAPT's labels are -1 and 1...12; anything not a whole Int16 is a broken file, not a trap.
+            // The reader refuses (and reports with its line) a label that is not a whole Int16.
             guard let label = Int16(exactly: value) else {
                 throw FallDetectError(.malformedRow, "label \(value) is not a whole number from \(Int16.min) to \(Int16.max)", path: path, field: "label")
             }
