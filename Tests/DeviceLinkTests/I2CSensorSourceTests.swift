@@ -273,6 +273,45 @@ import Glibc
         #expect(source.condition?.fault == nil)
     }
 
+    /// `chip =` names a family; the identity picks its member, whose driver settings differ (an
+    /// LSM6DSL's FIFO is not an LSM6DS3's), as `detectord probe` advises the family's name.
+    @Test(arguments: ["MPU-9250", "MPU-6050 clone (ICM-20689-type)", "LSM6DSL", "LSM6DSR"])
+    func aConfiguredFamilyFindsEachOfItsMembers(name: String) throws {
+        let model = try #require(IMUModel.catalog.first { $0.name == name })
+        let run = Run()
+        SimulatedIMUBoard.attach(model, to: run.bus, motion: RestingMotion())
+        let source = run.source(Self.options(family: model.family))
+        try run.run(source, seconds: 2)
+        #expect(source.condition?.chip?.hasPrefix(model.name + " at") == true, "\(source.condition?.chip ?? "none")")
+        #expect(run.samples.count > 300)
+        #expect(abs((run.samples.last?.acceleration.z ?? 0) - 1) < 0.01)
+    }
+
+    /// Another chip at the first address (an ITG-3200 here, a DS3231 clock on many boards) is
+    /// passed over for the configured one at the second.
+    @Test func anotherChipAtTheFirstAddressIsPassedOver() throws {
+        let run = Run()
+        SimulatedIMUBoard.attach(IMUModel.first(of: .itg3200)!, to: run.bus, address: 0x68, motion: RestingMotion())
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, address: 0x69, motion: RestingMotion())
+        let source = run.source(Self.options(family: .mpu6050))
+        try run.run(source, seconds: 2)
+        #expect(source.condition?.chip == "MPU-6050 at 0x69")
+        #expect(run.samples.count > 300)
+    }
+
+    /// An ICM-20948 left in register bank 2 (its set-up cut short) is found again, configured or
+    /// scanned for.
+    @Test(arguments: [IMUFamily.icm20948, nil] as [IMUFamily?])
+    func anICM20948LeftInAnotherBankIsFound(family: IMUFamily?) throws {
+        let run = Run()
+        let address = SimulatedIMUBoard.attach(IMUModel.first(of: .icm20948)!, to: run.bus, motion: RestingMotion())
+        try run.bus.writeRegister(address: address, register: 0x7F, value: 0x20)
+        let source = run.source(Self.options(family: family))
+        try run.run(source, seconds: 2)
+        #expect(source.condition?.chip == "ICM-20948 at 0x68")
+        #expect(run.samples.count > 300)
+    }
+
     @Test func aDifferentChipThanConfiguredStopsWithBothNamed() {
         let run = Run()
         SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, address: 0x6A, motion: RestingMotion())

@@ -129,23 +129,41 @@ public final class I2CSensorSource: SensorSource {
     /// Finds, resets, configures and starts the chip.
     private func connect(_ bus: any I2CBus, resumingAfter reason: String?) throws(IMUError) -> IMUStream {
         var found: (model: IMUModel, address: UInt8)?
-        if let family = options.family, let model = IMUModel.first(of: family) {
+        if let family = options.family, let first = IMUModel.first(of: family) {
+            // A family holds siblings and clones (an MPU-9250 or a 0x98 clone for "mpu6500", an
+            // LSM6DSL for "lsm6ds3"): the answer picks the model, whose driver settings differ.
+            let siblings = (IMUModel.catalog + IMUModel.configured).filter { $0.family == family }
+            var mismatch: IMUError?
             for address in options.addresses {
-                let value: UInt8
+                var value: UInt8
                 do {
-                    value = try bus.readRegister(address: address, register: model.identityRegister)
+                    value = try bus.readRegister(address: address, register: first.identityRegister)
+                    // An ICM-20948 left in another register bank (a set-up cut short) answers
+                    // register 0x00 of that bank. REG_BANK_SEL is in every bank; only when it
+                    // reads as a bank number is it set back to 0, so no other chip is written.
+                    if family == .icm20948, !first.identityValues.contains(value) {
+                        let bank = try bus.readRegister(address: address, register: ICM20948Register.bankSelect)
+                        if bank != 0, bank & ~0x30 == 0 {
+                            try bus.writeRegister(address: address, register: ICM20948Register.bankSelect, value: 0)
+                            value = try bus.readRegister(address: address, register: first.identityRegister)
+                        }
+                    }
                 } catch where error.isDeviceGone {
                     continue
                 } catch {
                     throw .bus(error)
                 }
-                guard model.identityValues.contains(value) else {
-                    throw .wrongIdentity(chip: model.name, bus: bus.name, address: address, register: model.identityRegister, found: value,
-                                         expected: model.identityValues)
+                guard let model = siblings.first(where: { $0.identityValues.contains(value) && $0.addresses.contains(address) }) else {
+                    // Another chip may share the address (a DS3231 clock at 0x68): the next one is tried.
+                    mismatch = mismatch ?? .wrongIdentity(
+                        chip: first.name, bus: bus.name, address: address, register: first.identityRegister, found: value,
+                        expected: siblings.flatMap(\.identityValues))
+                    continue
                 }
                 found = (model, address)
                 break
             }
+            if found == nil, let mismatch { throw mismatch }
         } else {
             do {
                 found = try IMUIdentity.scan(bus, addresses: options.addresses).first.map { ($0.model, $0.address) }
