@@ -217,6 +217,36 @@ import Glibc
         #expect(spacing.allSatisfy { abs($0 - 5_000_000) < 1_500_000 }, "\(spacing.min() ?? 0)…\(spacing.max() ?? 0)")
     }
 
+    /// Held up between the count and the read for longer than the FIFO holds (1024 bytes on the
+    /// MPU-6050, 512 on the ICM-20948: 85 and 42 records at 200 Hz), the FIFO overflowed during the
+    /// drain and dropped its oldest bytes: the records read are shifted mid-record. They are thrown
+    /// away as a break, never pushed.
+    @Test(arguments: [IMUFamily.mpu6050, .icm20948])
+    func aFIFOThatOverflowsDuringTheReadIsABreakNotMotion(family: IMUFamily) throws {
+        let run = Run()
+        let address = SimulatedIMUBoard.attach(IMUModel.first(of: family)!, to: run.bus, motion: RestingMotion())
+        let source = run.source(Self.options(family: family))
+        var stalled = false
+        try run.run(source, seconds: 3) { t in
+            if !stalled, t >= 1 {
+                stalled = true
+                // Right after the count: FIFO_COUNTH, 0x72 on the MPU, 0x70 in the ICM's bank 0.
+                run.bus.stallOnce(nanoseconds: 800_000_000, at: address, register: family == .mpu6050 ? 0x72 : 0x70)
+            }
+        }
+        let condition = try #require(source.condition)
+        #expect(condition.gaps >= 1, "\(run.log.notices.withLock { $0 })")
+        // At rest gravity is on z and nothing turns; shifted records put it on another axis or on
+        // a gyroscope axis.
+        func offRest(_ s: IMUSample) -> Float {
+            let w = s.angularRate
+            return max(abs(s.acceleration.x), abs(s.acceleration.y), abs(s.acceleration.z - 1), max(abs(w.x), abs(w.y), abs(w.z)) / 100)
+        }
+        let worst: Float = run.samples.map(offRest).max() ?? 0
+        #expect(worst < 0.05, "a sample off rest by \(worst)")
+        #expect(run.samples.count > 300)
+    }
+
     /// The thread was kept from draining for 10 s: the FIFO overflowed, was reset, and the break
     /// is one gap worth the 10 s — never stitched.
     @Test func anOverflowIsResetAndRecordedAsAGapOfItsLength() throws {

@@ -113,7 +113,8 @@ public final class ICM20948Driver: IMUDriver {
         let count = raw & 0x1FFF
         return try InvenSenseFIFO.drain(
             count: count, overflowFlag: status & R.fifoOverflowBits != 0, fifoBytes: R.fifoBytes, buffer: buffer, configuration: configuration,
-            into: &readings, readPort: { (data) throws(IMUError) in try registers.read(R.fifoReadWrite, into: data) }, reset: resetFIFO)
+            into: &readings, readPort: { (data) throws(IMUError) in try registers.read(R.fifoReadWrite, into: data) },
+            overflowedSince: { () throws(IMUError) in try registers.read(R.intStatus2) & R.fifoOverflowBits != 0 }, reset: resetFIFO)
     }
 
     public func stop() throws(IMUError) {

@@ -98,7 +98,8 @@ public final class MPU6050Driver: IMUDriver {
         let count = Int(countBytes[0]) << 8 | Int(countBytes[1])
         return try InvenSenseFIFO.drain(
             count: count, overflowFlag: status & R.fifoOverflow != 0, fifoBytes: fifoBytes, buffer: buffer, configuration: configuration,
-            into: &readings, readPort: { (data) throws(IMUError) in try registers.read(R.fifoReadWrite, into: data) }, reset: resetFIFO)
+            into: &readings, readPort: { (data) throws(IMUError) in try registers.read(R.fifoReadWrite, into: data) },
+            overflowedSince: { () throws(IMUError) in try registers.read(R.intStatus) & R.fifoOverflow != 0 }, reset: resetFIFO)
     }
 
     public func stop() throws(IMUError) {

@@ -1,11 +1,15 @@
 /// The drain the MPU family and the ICM-20948 share once they have read their overflow flag and
 /// FIFO count: a count beyond the FIFO or a FIFO about to overflow is reset and reported as a
 /// break; otherwise every whole 12-byte record comes out in one read of the FIFO port, which
-/// does not auto-increment.
+/// does not auto-increment. The FIFO drops its oldest bytes when full, so one that overflowed
+/// while the read was under way (a long burst at 100 kHz, or the thread held up between count and
+/// read) handed out records shifted mid-record: the flag is read again after the read, and such a
+/// batch is thrown away as a break, never pushed as motion.
 enum InvenSenseFIFO {
     static func drain(
         count: Int, overflowFlag: Bool, fifoBytes: Int, buffer: UnsafeMutableRawBufferPointer, configuration: IMUConfiguration,
-        into readings: inout [IMUReading], readPort: (UnsafeMutableRawBufferPointer) throws(IMUError) -> Void, reset: () throws(IMUError) -> Void
+        into readings: inout [IMUReading], readPort: (UnsafeMutableRawBufferPointer) throws(IMUError) -> Void,
+        overflowedSince: () throws(IMUError) -> Bool, reset: () throws(IMUError) -> Void
     ) throws(IMUError) -> IMUDrainReport {
         if count > fifoBytes {
             try reset()
@@ -21,6 +25,10 @@ enum InvenSenseFIFO {
         if records > 0 {
             let data = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(records * record)])
             try readPort(data)
+            if try overflowedSince() {
+                try reset()
+                return IMUDrainReport(count: 0, overflowed: true, detail: "FIFO overflow while \(records * record) bytes were read")
+            }
             let bytes = UnsafeRawBufferPointer(data)
             readings.reserveCapacity(readings.count + records)
             for index in 0..<records {
