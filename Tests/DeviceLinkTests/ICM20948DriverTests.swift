@@ -165,8 +165,8 @@ import Testing
             rig.bus.resetStatistics()
             let (readings, report) = try rig.drain()
             #expect(report == IMUDrainReport(count: size), "size \(size)")
-            #expect(rig.bus.statistics.reads == (size == 0 ? 2 : 4) && rig.bus.statistics.writes == 0)
-            #expect(rig.bus.statistics.bytesRead == 3 + (size == 0 ? 0 : 1 + 12 * size))
+            #expect(rig.bus.statistics.reads == (size == 0 ? 2 : 3) && rig.bus.statistics.writes == 0)
+            #expect(rig.bus.statistics.bytesRead == 3 + 12 * size)
             for reading in readings {
                 Self.expectClose(reading, RampMotion.value(atSeconds: Double(index + 1) / Self.rate))
                 index += 1

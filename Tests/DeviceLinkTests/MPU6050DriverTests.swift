@@ -166,8 +166,8 @@ import Testing
             let (readings, report) = try rig.drain()
             #expect(report == IMUDrainReport(count: size), "size \(size)")
             #expect(readings.count == size)
-            #expect(rig.bus.statistics.reads == (size == 0 ? 2 : 4), "status, count, one read of every record, status again")
-            #expect(rig.bus.statistics.bytesRead == 3 + (size == 0 ? 0 : 1 + 12 * size))
+            #expect(rig.bus.statistics.reads == (size == 0 ? 2 : 3), "status, count, then one read of every record")
+            #expect(rig.bus.statistics.bytesRead == 3 + 12 * size)
             for reading in readings {
                 Self.expectClose(reading, RampMotion.value(atSeconds: Double(index + 1) / 200), lsbPerG: 2048, lsbPerDPS: 16.4)
                 index += 1

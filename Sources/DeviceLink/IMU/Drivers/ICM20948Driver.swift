@@ -107,6 +107,8 @@ public final class ICM20948Driver: IMUDriver {
 
         let status = try registers.read(R.intStatus2)
         let countBytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<2])
+        // Taken before the count is read: the thread may be held up any time after the chip answers.
+        let countedAt = clock.nowNanoseconds()
         try registers.read(R.fifoCountH, into: countBytes)
         let raw = Int(countBytes[0]) << 8 | Int(countBytes[1])
         // A 13-bit count; the top three bits are reserved.
@@ -114,7 +116,7 @@ public final class ICM20948Driver: IMUDriver {
         return try InvenSenseFIFO.drain(
             count: count, overflowFlag: status & R.fifoOverflowBits != 0, fifoBytes: R.fifoBytes, buffer: buffer, configuration: configuration,
             into: &readings, readPort: { (data) throws(IMUError) in try registers.read(R.fifoReadWrite, into: data) },
-            overflowedSince: { () throws(IMUError) in try registers.read(R.intStatus2) & R.fifoOverflowBits != 0 }, reset: resetFIFO)
+            countedAt: countedAt, clock: clock, overflowedSince: { () throws(IMUError) in try registers.read(R.intStatus2) & R.fifoOverflowBits != 0 }, reset: resetFIFO)
     }
 
     public func stop() throws(IMUError) {

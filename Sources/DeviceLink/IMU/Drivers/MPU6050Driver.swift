@@ -94,12 +94,14 @@ public final class MPU6050Driver: IMUDriver {
 
         let status = try registers.read(R.intStatus)
         let countBytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<2])
+        // Taken before the count is read: the thread may be held up any time after the chip answers.
+        let countedAt = clock.nowNanoseconds()
         try registers.read(R.fifoCountH, into: countBytes)
         let count = Int(countBytes[0]) << 8 | Int(countBytes[1])
         return try InvenSenseFIFO.drain(
             count: count, overflowFlag: status & R.fifoOverflow != 0, fifoBytes: fifoBytes, buffer: buffer, configuration: configuration,
             into: &readings, readPort: { (data) throws(IMUError) in try registers.read(R.fifoReadWrite, into: data) },
-            overflowedSince: { () throws(IMUError) in try registers.read(R.intStatus) & R.fifoOverflow != 0 }, reset: resetFIFO)
+            countedAt: countedAt, clock: clock, overflowedSince: { () throws(IMUError) in try registers.read(R.intStatus) & R.fifoOverflow != 0 }, reset: resetFIFO)
     }
 
     public func stop() throws(IMUError) {
