@@ -18,8 +18,9 @@ public struct CSVRecordingReader: Sendable {
         public var recording: Recording
         public var problems: [FallDetectError]
         /// With a label column, one value per sample (a skipped row takes its label with it, so
-        /// the two stay aligned); empty without one.
-        public var labels: [Double] = []
+        /// the two stay aligned); empty without one. A row whose label is not a whole Int16 is
+        /// refused with the others, so every label here is one.
+        public var labels: [Int16] = []
     }
 
     public func read(path: String) throws(FallDetectError) -> Result {
@@ -75,7 +76,7 @@ public struct CSVRecordingReader: Sendable {
         defer { rowLines.deallocate() }
         // A sample per line at most: the builder writes straight into the array's storage.
         let lines = cfusion_csv_count_lines(text.baseAddress, text.count) + 1
-        var labels: [Double] = []
+        var labels: [Int16] = []
         var problems: [FallDetectError] = []
         let samples = [IMUSample](unsafeUninitializedCapacity: lines) { storage, kept in
             var builder = Builder(format: format, path: path, slots: slots, storage: storage)
@@ -155,7 +156,7 @@ public struct CSVRecordingReader: Sendable {
         /// Where samples go, one per row kept (the caller sizes it for every line), and how many.
         let storage: UnsafeMutableBufferPointer<IMUSample>
         var count = 0
-        var labels: [Double] = []
+        var labels: [Int16] = []
         var problems: [FallDetectError] = []
         var lastTime: Int64?
         /// The time value of the first row kept, in the file's unit.
@@ -208,8 +209,9 @@ public struct CSVRecordingReader: Sendable {
                 let v = values + row * width
                 let a = SIMD3(v[ax], v[ay], v[az]) * fa
                 let w = rated ? SIMD3(v[gx], v[gy], v[gz]) * fw : .zero
+                let label = labelSlot.flatMap { Int16(exactly: v[$0]) }
                 guard all((a .<= g) .& (a .>= -g)), all((w .<= d) .& (w .>= -d)), kept < capacity,
-                    labelSlot.map({ Int16(exactly: v[$0]) != nil }) ?? true
+                    labelSlot == nil || label != nil
                 else {
                     count = kept
                     append(v, line: lines[row]) // reports the row (or keeps it, should it pass there)
@@ -219,7 +221,7 @@ public struct CSVRecordingReader: Sendable {
                 storage.initializeElement(
                     at: kept,
                     to: IMUSample(timestampNanoseconds: Int64(kept) &* wholePeriod, acceleration: SIMD3<Float>(a), angularRate: SIMD3<Float>(w)))
-                if let labelSlot { labels.append(v[labelSlot]) }
+                if let label { labels.append(label) }
                 kept += 1
             }
             if kept > before { lastTime = Int64(kept - 1) &* wholePeriod }
@@ -252,7 +254,11 @@ public struct CSVRecordingReader: Sendable {
                 return refuseRange(values, line: line)
             }
             // Labels name activities by whole numbers (Int16 in every dataset's labels).
-            if let labelSlot, Int16(exactly: values[labelSlot]) == nil { return refuseLabel(values[labelSlot], line: line) }
+            var label: Int16?
+            if let labelSlot {
+                label = Int16(exactly: values[labelSlot])
+                if label == nil { return refuseLabel(values[labelSlot], line: line) }
+            }
             // The storage holds a sample per line; a row is never more than a line, but a broken
             // promise must cost a row, not memory that is not ours.
             guard count < storage.count else { return refuseOverflow(line: line) }
@@ -261,7 +267,7 @@ public struct CSVRecordingReader: Sendable {
             storage.initializeElement(
                 at: count, to: IMUSample(timestampNanoseconds: timestamp, acceleration: SIMD3<Float>(a), angularRate: SIMD3<Float>(w)))
             count += 1
-            if let labelSlot { labels.append(values[labelSlot]) }
+            if let label { labels.append(label) }
         }
 
         @inline(never)

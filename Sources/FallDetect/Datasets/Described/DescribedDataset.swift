@@ -124,12 +124,7 @@ public struct DescribedDataset: Sendable {
         var labels = [Int16](repeating: LabelledRecording.unlabelled, count: samples.count)
         switch dataset.labels {
         case .column?:
-            for (i, value) in read.labels.enumerated() {
-                guard let label = Int16(exactly: value) else {
-                    throw FallDetectError(.malformedRow, "label \(value) is not a whole number from \(Int16.min) to \(Int16.max)", path: entry.path, field: "label")
-                }
-                labels[i] = label
-            }
+            labels = read.labels
         case .file(let template)?:
             let path = "\(root)/\(template.path(for: entry.relativePath, subject: entry.subject))"
             if let fromFile = Self.labelFile(path, samples: samples.count, skippedRows: read.problems.count, notices: &notices) { labels = fromFile }

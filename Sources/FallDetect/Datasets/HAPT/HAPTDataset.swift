@@ -58,15 +58,7 @@ public struct HAPTDataset: Sendable {
         let read = try CSVRecordingReader(format: format).read(path: path)
         // A label that is not a number would leave the activity unknown: an error, not a gap.
         if let bad = read.problems.first(where: { $0.field == "label" }) { throw bad }
-        var labels: [Int16] = []
-        labels.reserveCapacity(read.labels.count)
-        for value in read.labels {
-            // The reader refuses (and reports with its line) a label that is not a whole Int16.
-            guard let label = Int16(exactly: value) else {
-                throw FallDetectError(.malformedRow, "label \(value) is not a whole number from \(Int16.min) to \(Int16.max)", path: path, field: "label")
-            }
-            labels.append(label)
-        }
+        let labels = read.labels
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let subject = String(name.split(separator: "_").first ?? Substring(name))
         var removal: Int64?
