@@ -46,15 +46,20 @@ public struct IMUIdentity: Sendable, Hashable, CustomStringConvertible {
                 return IMUIdentity(model: model, address: address, idValue: value)
             }
         }
-        // An ICM-20948 left in another register bank (a set-up cut short) answers register 0x00
-        // of that bank. Only when nothing known answered and REG_BANK_SEL (0x7F, in every bank)
-        // reads as a bank number is it set back to bank 0, so no other chip is written.
-        guard address == 0x68 || address == 0x69 else { return nil }
-        let bank = try bus.readRegister(address: address, register: ICM20948Register.bankSelect)
-        guard bank != 0, bank & ~0x30 == 0 else { return nil }
-        try bus.writeRegister(address: address, register: ICM20948Register.bankSelect, value: 0)
+        // Only when nothing known answered, so a known chip is never written.
+        guard address == 0x68 || address == 0x69, try returnToBankZero(bus, at: address) else { return nil }
         let value = try bus.readRegister(address: address, register: 0x00)
         guard let model = IMUModel.matching(register: 0x00, value: value, address: address), model.family == .icm20948 else { return nil }
         return IMUIdentity(model: model, address: address, idValue: value)
+    }
+
+    /// An ICM-20948 left in another register bank (a set-up cut short) answers register 0x00 of
+    /// that bank. REG_BANK_SEL (0x7F) is in every bank: only when it reads as a bank number other
+    /// than 0 is it set back to 0, so no other chip is written. True when it was.
+    static func returnToBankZero(_ bus: some I2CBus, at address: UInt8) throws(I2CError) -> Bool {
+        let bank = try bus.readRegister(address: address, register: ICM20948Register.bankSelect)
+        guard bank != 0, bank & ~0x30 == 0 else { return false }
+        try bus.writeRegister(address: address, register: ICM20948Register.bankSelect, value: 0)
+        return true
     }
 }

@@ -138,15 +138,9 @@ public final class I2CSensorSource: SensorSource {
                 var value: UInt8
                 do {
                     value = try bus.readRegister(address: address, register: first.identityRegister)
-                    // An ICM-20948 left in another register bank (a set-up cut short) answers
-                    // register 0x00 of that bank. REG_BANK_SEL is in every bank; only when it
-                    // reads as a bank number is it set back to 0, so no other chip is written.
-                    if family == .icm20948, !first.identityValues.contains(value) {
-                        let bank = try bus.readRegister(address: address, register: ICM20948Register.bankSelect)
-                        if bank != 0, bank & ~0x30 == 0 {
-                            try bus.writeRegister(address: address, register: ICM20948Register.bankSelect, value: 0)
-                            value = try bus.readRegister(address: address, register: first.identityRegister)
-                        }
+                    // An ICM-20948 left in another register bank answers for that bank.
+                    if family == .icm20948, !first.identityValues.contains(value), try IMUIdentity.returnToBankZero(bus, at: address) {
+                        value = try bus.readRegister(address: address, register: first.identityRegister)
                     }
                 } catch where error.isDeviceGone {
                     continue
