@@ -31,8 +31,9 @@ enum InvenSenseSettings {
         guard rateHz > 0, rateHz <= baseHz * 1.0001 else {
             throw .unsupported(chip: chip, setting: "rate", reason: "\(rateHz) Hz is outside 0 to \(baseHz) Hz")
         }
-        let exact = baseHz / rateHz - 1
-        let low = min(maximum, max(0, Int(exact.rounded(.down))))
+        // Clamped while still a Double: a rate of 1e-300 Hz would make the quotient too large for Int.
+        let exact = min(Double(maximum), max(0, baseHz / rateHz - 1))
+        let low = Int(exact.rounded(.down))
         let high = min(maximum, low + 1)
         let lowError = abs(baseHz / Double(1 + low) - rateHz)
         let highError = abs(baseHz / Double(1 + high) - rateHz)
