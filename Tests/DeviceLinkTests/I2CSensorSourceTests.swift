@@ -342,6 +342,41 @@ import Glibc
         #expect(run.samples.count > 300)
     }
 
+    /// A chip a kernel driver has bound (dtoverlay=mpu6050) is not read: the fault says which
+    /// driver and how to unbind it, the source keeps looking, and streams once it is unbound.
+    @Test func aChipAKernelDriverHoldsIsLeftAloneUntilUnbound() throws {
+        let run = Run()
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, address: 0x68, motion: RestingMotion())
+        run.bus.claims[0x68] = I2CClaim(driver: "inv-mpu6050-i2c", device: "1-0068")
+        let source = run.source(Self.options(family: .mpu6050))
+        var faultWhileBound: String?
+        var samplesWhileBound = -1
+        try run.run(source, seconds: 6) { t in
+            if samplesWhileBound < 0, t >= 2 {
+                faultWhileBound = source.condition?.fault
+                samplesWhileBound = run.samples.count
+                run.bus.claims[0x68] = nil
+            }
+        }
+        #expect(samplesWhileBound == 0)
+        let fault = try #require(faultWhileBound)
+        #expect(fault.contains("inv-mpu6050-i2c") && fault.contains("echo 1-0068 | sudo tee /sys/bus/i2c/drivers/inv-mpu6050-i2c/unbind"), "\(fault)")
+        #expect(source.condition?.chip == "MPU-6050 at 0x68")
+        #expect(run.samples.count > 300)
+    }
+
+    /// Scanning passes over a bound chip for a free one.
+    @Test func aScanPassesOverABoundChip() throws {
+        let run = Run()
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, address: 0x68, motion: RestingMotion())
+        run.bus.claims[0x68] = I2CClaim(driver: "inv-mpu6050-i2c", device: "1-0068")
+        SimulatedIMUBoard.attach(IMUModel.first(of: .lsm6dso)!, to: run.bus, address: 0x6A, motion: RestingMotion())
+        let source = run.source(Self.options())
+        try run.run(source, seconds: 2)
+        #expect(source.condition?.chip == "LSM6DSO at 0x6a")
+        #expect(run.samples.count > 300)
+    }
+
     @Test func aDifferentChipThanConfiguredStopsWithBothNamed() {
         let run = Run()
         SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, address: 0x6A, motion: RestingMotion())

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import DeviceLink
 #if canImport(Glibc)
@@ -35,6 +36,38 @@ import Glibc
         } catch {
             #expect(error.errno == EINVAL)
         }
+    }
+
+    /// sysfs as a dtoverlay leaves it: `1-0068/driver` links to the driver bound to it.
+    @Test func aDriverBoundInSysfsClaimsTheAddress() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sysfs-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: "\(root)/bus/i2c/drivers/inv-mpu6050-i2c", withIntermediateDirectories: true)
+        try manager.createDirectory(atPath: "\(root)/bus/i2c/devices/1-0068", withIntermediateDirectories: true)
+        try manager.createDirectory(atPath: "\(root)/bus/i2c/devices/1-0069", withIntermediateDirectories: true) // instantiated, no driver
+        try manager.createSymbolicLink(atPath: "\(root)/bus/i2c/devices/1-0068/driver", withDestinationPath: "../../../../bus/i2c/drivers/inv-mpu6050-i2c")
+        // A udev link to the bus is followed to its number.
+        try manager.createDirectory(atPath: "\(root)/dev", withIntermediateDirectories: true)
+        _ = manager.createFile(atPath: "\(root)/dev/i2c-1", contents: nil)
+        try manager.createSymbolicLink(atPath: "\(root)/dev/imu", withDestinationPath: "\(root)/dev/i2c-1")
+
+        let bound = I2CClaim(driver: "inv-mpu6050-i2c", device: "1-0068")
+        #expect(LinuxI2CBus.claim(busPath: "/dev/i2c-1", address: 0x68, sysfs: root) == bound)
+        #expect(LinuxI2CBus.claim(busPath: "\(root)/dev/imu", address: 0x68, sysfs: root) == bound)
+        #expect(LinuxI2CBus.claim(busPath: "/dev/i2c-1", address: 0x69, sysfs: root) == nil)
+        #expect(LinuxI2CBus.claim(busPath: "/dev/i2c-1", address: 0x6A, sysfs: root) == nil)
+        #expect(LinuxI2CBus.claim(busPath: "/dev/i2c-2", address: 0x68, sysfs: root) == nil)
+        #expect(LinuxI2CBus.claim(busPath: "/dev/null", address: 0x68, sysfs: root) == nil)
+        #expect(bound.description.contains("echo 1-0068 | sudo tee /sys/bus/i2c/drivers/inv-mpu6050-i2c/unbind"))
+    }
+
+    /// EBUSY binding the fd to an address is a kernel driver's claim; on a transfer, a hung bus.
+    @Test func ebusyMeansAClaimOnSelectAndAHungBusOnATransfer() {
+        let select = I2CError(errno: EBUSY, bus: "/dev/i2c-1", operation: I2CError.selectOperation, address: 0x68)
+        #expect(select.kind == .addressInUse)
+        #expect(select.description.contains("a kernel driver has bound this address"))
+        #expect(I2CError(errno: EBUSY, bus: "/dev/i2c-1", operation: "read 1 bytes", address: 0x68).kind == .busHung)
     }
 
     @Test func missingBusNamesThePathAndErrno() {

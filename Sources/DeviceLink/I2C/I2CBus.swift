@@ -11,9 +11,14 @@ public protocol I2CBus: AnyObject {
     func read(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError)
     /// Writes `bytes` starting at `register`, in one transaction.
     func write(address: UInt8, register: UInt8, bytes: [UInt8]) throws(I2CError)
+    /// The kernel driver bound to the peripheral at `address`, if any (see `I2CClaim`).
+    func claim(address: UInt8) -> I2CClaim?
 }
 
 extension I2CBus {
+    /// A bus without kernel drivers of its own claims nothing.
+    public func claim(address: UInt8) -> I2CClaim? { nil }
+
     /// Reads one 8-bit register.
     public func readRegister(address: UInt8, register: UInt8) throws(I2CError) -> UInt8 {
         try read(address: address, register: register, count: 1)[0]

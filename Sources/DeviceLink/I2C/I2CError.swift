@@ -13,6 +13,9 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
         case deviceGone
         /// The bus did not complete: SDA or SCL held low, a chip stuck mid-byte (ETIMEDOUT, EBUSY).
         case busHung
+        /// A kernel driver has bound the address: binding an fd to it (`I2C_SLAVE`, before an
+        /// SMBus transfer) gives EBUSY, where on a transfer EBUSY means a hung bus.
+        case addressInUse
         /// Another master won arbitration (EAGAIN): try again.
         case arbitrationLost
         /// The transfer went wrong midway (EIO, EPROTO, EBADMSG): i2c-bcm2835 gives EIO for a
@@ -36,8 +39,12 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
         self.register = register
     }
 
+    /// The operation of binding the fd to an address (`LinuxI2CBus.select`).
+    static let selectOperation = "select"
+
     public var kind: Kind {
-        switch errno {
+        if errno == EBUSY, operation == Self.selectOperation { return .addressInUse }
+        return switch errno {
         case EREMOTEIO, ENXIO, ENODEV, ESHUTDOWN: .deviceGone
         case ETIMEDOUT, EBUSY: .busHung
         case EAGAIN: .arbitrationLost
@@ -61,6 +68,7 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
             switch kind {
             case .deviceGone: "; no device answered (unplugged or wrong address?)"
             case .busHung: "; the bus is hung"
+            case .addressInUse: "; a kernel driver has bound this address (a dtoverlay in config.txt?)"
             case .arbitrationLost: "; arbitration lost"
             case .transferFailed: "; the transfer failed (noise or a loose connector?)"
             case .other: ""

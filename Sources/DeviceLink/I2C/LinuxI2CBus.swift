@@ -31,7 +31,7 @@ public final class LinuxI2CBus: I2CBus {
     public func select(address: UInt8) throws(I2CError) {
         if selected == address { return }
         try Self.retryingEINTR { ci2c_set_address(fd, UInt(address)) } orThrow: { errno in
-            I2CError(errno: errno, bus: path, operation: "select", address: address)
+            I2CError(errno: errno, bus: path, operation: I2CError.selectOperation, address: address)
         }
         selected = address
     }
@@ -82,6 +82,10 @@ public final class LinuxI2CBus: I2CBus {
             try Self.retryingEINTR { got = i2c_smbus_read_i2c_block_data(fd, start, UInt8(length), target); return got < 0 ? -1 : 0 } orThrow: { _ in
                 I2CError(errno: -got, bus: path, operation: "read \(length) bytes", address: address, register: start)
             }
+            // The adapter may return fewer bytes than asked; the rest of the buffer would be stale.
+            guard Int(got) == length else {
+                throw I2CError(errno: EIO, bus: path, operation: "read \(length) bytes (\(got) came)", address: address, register: start)
+            }
             offset += length
         }
     }
@@ -109,6 +113,28 @@ public final class LinuxI2CBus: I2CBus {
         } orThrow: { _ in
             I2CError(errno: -result, bus: path, operation: "write \(bytes.count) bytes", address: address, register: register)
         }
+    }
+
+    public func claim(address: UInt8) -> I2CClaim? { Self.claim(busPath: path, address: address) }
+
+    /// The driver sysfs shows bound to `address` on the bus at `busPath` (`/dev/i2c-1`, or a udev
+    /// link to it): `<sysfs>/bus/i2c/devices/1-0068/driver` links to the driver's directory.
+    static func claim(busPath: String, address: UInt8, sysfs: String = "/sys") -> I2CClaim? {
+        var resolved = busPath
+        if let real = realpath(busPath, nil) {
+            resolved = String(cString: real)
+            free(real)
+        }
+        let name = resolved.split(separator: "/").last.map(String.init) ?? resolved
+        guard name.hasPrefix("i2c-"), let number = Int(name.dropFirst(4)) else { return nil }
+        let hex = String(address, radix: 16)
+        let device = "\(number)-" + String(repeating: "0", count: 4 - hex.count) + hex
+        var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("\(sysfs)/bus/i2c/devices/\(device)/driver", &target, target.count - 1)
+        guard length > 0 else { return nil }
+        let link = target[..<length].withUnsafeBufferPointer { String(decoding: UnsafeRawBufferPointer($0), as: UTF8.self) }
+        guard let driver = link.split(separator: "/").last else { return nil }
+        return I2CClaim(driver: String(driver), device: device)
     }
 
     /// Calls an ioctl until it is not interrupted; returns its result, or -errno.

@@ -129,12 +129,17 @@ public final class I2CSensorSource: SensorSource {
     /// Finds, resets, configures and starts the chip.
     private func connect(_ bus: any I2CBus, resumingAfter reason: String?) throws(IMUError) -> IMUStream {
         var found: (model: IMUModel, address: UInt8)?
+        // An address a kernel driver has bound is not ours to read, but another chip may be the
+        // one bound (a DS3231 clock's rtc-ds1307 at 0x68): the claim is told only if no IMU answers,
+        // as a fault the source keeps looking past (the wearer's SOS button works on meanwhile).
+        let claimed = options.addresses.compactMap { address in bus.claim(address: address).map { (address, $0) } }
+        let addresses = options.addresses.filter { address in !claimed.contains { $0.0 == address } }
         if let family = options.family, let first = IMUModel.first(of: family) {
             // A family holds siblings and clones (an MPU-9250 or a 0x98 clone for "mpu6500", an
             // LSM6DSL for "lsm6ds3"): the answer picks the model, whose driver settings differ.
             let siblings = (IMUModel.catalog + IMUModel.configured).filter { $0.family == family }
             var mismatch: IMUError?
-            for address in options.addresses {
+            for address in addresses {
                 var value: UInt8
                 do {
                     value = try bus.readRegister(address: address, register: first.identityRegister)
@@ -160,13 +165,14 @@ public final class I2CSensorSource: SensorSource {
             if found == nil, let mismatch { throw mismatch }
         } else {
             do {
-                found = try IMUIdentity.scan(bus, addresses: options.addresses).first.map { ($0.model, $0.address) }
+                found = try IMUIdentity.scan(bus, addresses: addresses).first.map { ($0.model, $0.address) }
             } catch {
                 throw .bus(error)
             }
         }
         guard let (model, address) = found else {
             let chip = options.family.flatMap(IMUModel.first(of:))?.name ?? "known IMU"
+            if let (address, claim) = claimed.first { throw .claimed(chip: chip, bus: bus.name, address: address, claim: claim) }
             throw .absent(chip: chip, bus: bus.name, addresses: options.addresses)
         }
         let driver = IMUDriverFactory.make(model: model, bus: bus, address: address, clock: clock)

@@ -22,6 +22,11 @@ public final class RegisterMapI2CBus: I2CBus {
         devices[address] = map
     }
 
+    /// Kernel drivers bound to addresses, as sysfs would show them (see `I2CClaim`).
+    public var claims: [UInt8: I2CClaim] = [:]
+
+    public func claim(address: UInt8) -> I2CClaim? { claims[address] }
+
     public func read(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError) {
         if let injectedErrno { throw I2CError(errno: injectedErrno, bus: name, operation: "read", address: address, register: register) }
         guard let map = devices[address] else {

@@ -16,8 +16,10 @@ struct I2CProbe {
 
     func run() -> Bool {
         let found: [IMUIdentity]
+        let opened: any I2CBus
         do {
-            found = try IMUIdentity.scan(openBus())
+            opened = try openBus()
+            found = try IMUIdentity.scan(opened)
         } catch {
             out.write("i2c:       \(error)\(error.errno == ENOENT ? " (is I2C enabled? raspi-config, or dtparam=i2c_arm=on)" : "")\n")
             return false
@@ -30,6 +32,8 @@ struct I2CProbe {
         for identity in found {
             out.write("i2c:       \(name): \(identity)\n")
             if let note = identity.model.note { out.write("i2c:         \(note)\n") }
+            // The daemon will not read a chip a kernel driver holds: say so before it is configured.
+            if let claim = opened.claim(address: identity.address) { out.write("i2c:         not usable yet: \(claim)\n") }
         }
         let chosen = simulate.flatMap(\.family).flatMap(IMUModel.first(of:)) ?? found[0].model
         let chip = I2CChip(model: chosen)

@@ -91,6 +91,11 @@ public final class SimulatedI2CBus: I2CBus {
         return active
     }
 
+    /// Kernel drivers bound to addresses, as sysfs would show them (see `I2CClaim`).
+    public var claims: [UInt8: I2CClaim] = [:]
+
+    public func claim(address: UInt8) -> I2CClaim? { claims[address] }
+
     public func resetStatistics() { counters.reset() }
 
     private func check(_ address: UInt8, register: UInt8, operation: String) throws(I2CError) -> any SimulatedI2CDevice {
