@@ -110,6 +110,8 @@ public final class LSM6DS3Driver: IMUDriver {
         guard configuration.usesFIFO else { return try core.readPolled(into: &readings, configuration: configuration) }
 
         // FIFO_STATUS1…4 in one read: unread words, flags, and the pattern position of the next word.
+        // The time is taken before the read: the thread may be held up any time after the chip answers.
+        let countedAt = clock.nowNanoseconds()
         let status = try registers.read(LSM6Register.fifoStatus1, count: 4)
         let words = Int(status[0]) | Int(status[1] & countHighMask) << 8
         let pattern = Int(status[2]) | Int(status[3] & 0x03) << 8
@@ -148,7 +150,31 @@ public final class LSM6DS3Driver: IMUDriver {
             }
             bytesToRead -= chunk
         }
+        let wordsRead = words - remaining % Self.patternWords
+        if try filledDuringDrain(words: words, wordsRead: wordsRead, since: countedAt, configuration: configuration) {
+            readings.removeSubrange(before...)
+            try resetFIFO()
+            return IMUDrainReport(count: 0, overflowed: true, detail: "FIFO overrun while \(wordsRead) words were read")
+        }
         return IMUDrainReport(count: readings.count - before, detail: detail, partialBytes: remaining % Self.patternWords * 2)
+    }
+
+    /// Continuous mode overwrites the oldest data sets of a full FIFO, so one that filled after
+    /// the status was read moved its read pointer: the words read were later ones, after a gap,
+    /// and the pattern position read no longer held (accelerometer words taken for gyroscope).
+    /// OVER_RUN is no help afterwards (it means "completely filled" and clears as words are read),
+    /// so the count tells: the words left plus those read come within a data set of the capacity
+    /// only if the FIFO filled during the drain (the full FIFO holds 1365 or 682 whole sets, a
+    /// word or two short of it). The status is read again only when the time since the first
+    /// read was long enough to fill it at the rate, with a quarter more for a fast chip and two
+    /// patterns of margin, so a usual drain stays at two transfers.
+    private func filledDuringDrain(words: Int, wordsRead: Int, since countedAt: Int64, configuration: IMUConfiguration) throws(IMUError) -> Bool {
+        let seconds = Double(clock.nowNanoseconds() - countedAt) / 1e9
+        let arrived = seconds * configuration.rateHz * 1.25 * Double(Self.patternWords) + 2 * Double(Self.patternWords)
+        guard Double(words) + arrived >= Double(capacityWords) else { return false }
+        let status = try registers.read(LSM6Register.fifoStatus1, count: 2)
+        let left = Int(status[0]) | Int(status[1] & countHighMask) << 8
+        return status[1] & 0x40 != 0 || left + wordsRead + 3 > capacityWords
     }
 
     public func stop() throws(IMUError) {

@@ -99,6 +99,8 @@ public final class LSM6DSODriver: IMUDriver {
         guard let configuration else { throw core.notConfigured("drain") }
         guard configuration.usesFIFO else { return try core.readPolled(into: &readings, configuration: configuration) }
 
+        // The time is taken before the read: the thread may be held up any time after the chip answers.
+        let countedAt = clock.nowNanoseconds()
         let status = try registers.read(LSM6Register.fifoStatus1, count: 2)
         let words = Int(status[0]) | Int(status[1] & 0x03) << 8
         // Bit 2 of FIFO_STATUS2 is reserved (0).
@@ -124,7 +126,26 @@ public final class LSM6DSODriver: IMUDriver {
             }
             bytesToRead -= chunk
         }
+        if try overrunDuringDrain(words: words, since: countedAt, configuration: configuration) {
+            readings.removeSubrange(before...)
+            try resetFIFO()
+            return IMUDrainReport(count: 0, overflowed: true, detail: "FIFO overrun while \(words) words were read")
+        }
         return IMUDrainReport(count: readings.count - before, partialBytes: pendingGyroscope == nil ? 0 : Self.wordBytes)
+    }
+
+    /// A full FIFO overwrites its oldest whole words, and their tags keep every word read
+    /// readable and paired; but if that happened after the status was read, the words read are
+    /// not those counted: they follow a gap and are later than their place in the stream says.
+    /// FIFO_OVR_LATCHED, cleared by the status read before, says whether it happened since; the
+    /// batch is then a break, not motion continuing the last. It is read only when the time since
+    /// the status was long enough to fill the FIFO at the rate, with a quarter more for a fast
+    /// chip and two slots of margin, so a usual drain stays at two transfers.
+    private func overrunDuringDrain(words: Int, since countedAt: Int64, configuration: IMUConfiguration) throws(IMUError) -> Bool {
+        let seconds = Double(clock.nowNanoseconds() - countedAt) / 1e9
+        let arrived = seconds * configuration.rateHz * 1.25 * 2 + 2 * 2
+        guard Double(words) + arrived >= Double(Self.capacityWords) else { return false }
+        return try registers.read(LSM6Register.fifoStatus2) & 0x48 != 0
     }
 
     /// Pairs an accelerometer word with the gyroscope word before it (the chip writes a time

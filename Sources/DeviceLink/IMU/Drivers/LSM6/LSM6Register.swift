@@ -17,6 +17,8 @@ enum LSM6Register {
     /// OUTX_L_G: gyroscope 0x22–0x27 then accelerometer 0x28–0x2D, little-endian.
     static let outGyroX: UInt8 = 0x22
     static let fifoStatus1: UInt8 = 0x3A
+    /// FIFO_STATUS2: the flags (and the count's high bits).
+    static let fifoStatus2: UInt8 = 0x3B
 
     // Untagged FIFO (LSM6DS3/DSL).
     /// FIFO_CTRL1/2: threshold in 16-bit words (12 bits on the DS3, 11 on the DSL).

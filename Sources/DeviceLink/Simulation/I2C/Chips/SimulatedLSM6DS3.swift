@@ -2,7 +2,8 @@
 /// untagged FIFO: FIFO_CTRL1/2 threshold in words (12 / 11 bits), FIFO_CTRL3 decimation (gyroscope
 /// 5:3, accelerometer 2:0; any non-zero code is taken as 1 here), FIFO_CTRL5 FIFO ODR 6:3 and mode
 /// 2:0 (0 bypass empties it, 1 FIFO stops when full, 6 continuous overwrites the oldest word),
-/// FIFO_STATUS1–4 (unread words, watermark/overrun/full/empty, pattern position of the next word)
+/// FIFO_STATUS1–4 (unread words, watermark/overrun (cleared by reading a word)/full/empty, the
+/// pattern position of the next word)
 /// and FIFO_DATA_OUT_L/H 0x3E/0x3F, where a read of 0x3E takes the next word and the register
 /// pointer rolls back from 0x3F to 0x3E.
 public final class SimulatedLSM6DS3: SimulatedLSM6Chip {
@@ -98,6 +99,9 @@ public final class SimulatedLSM6DS3: SimulatedLSM6Chip {
         case 0x3D:
             return UInt8(patternPosition >> 8)
         case 0x3E:
+            // OVER_RUN means "completely filled", not latched: taking a word clears it until the
+            // next write overwrites again.
+            if words > 0 { fifo.overflowed = false }
             latch = (fifo.pop(), fifo.pop())
             return latch.low
         case 0x3F:

@@ -2,11 +2,11 @@
 /// (kernel max_fifo_size): FIFO_CTRL1/2 watermark in words (9 bits), FIFO_CTRL3 batch rates
 /// (gyroscope 7:4, accelerometer 3:0; a sensor is batched at the lower of its batch rate and ODR),
 /// FIFO_CTRL4 mode 2:0 (0 bypass empties it, 1 FIFO stops when full, 6 continuous overwrites the
-/// oldest word), FIFO_STATUS1/2 (10-bit word count, WTM_IA 7, OVR_IA 6, FULL_IA 5, OVR_LATCHED 3
-/// cleared by reading) and FIFO_DATA_OUT_TAG 0x78 + 0x79–0x7E: reading 0x78 takes the next word,
-/// and the register pointer rolls back from 0x7E to 0x78. Tag byte: sensor 7:3 (0x01 gyroscope,
-/// 0x02 accelerometer), TAG_CNT 2:1 (the sample's slot, modulo 4), parity bit 0 (even over 7:1;
-/// not checked by the driver).
+/// oldest whole word), FIFO_STATUS1/2 (10-bit word count, WTM_IA 7, OVR_IA 6 cleared by reading a
+/// word, FULL_IA 5, OVR_LATCHED 3 cleared by reading it) and FIFO_DATA_OUT_TAG 0x78 + 0x79–0x7E:
+/// reading 0x78 takes the next word, and the register pointer rolls back from 0x7E to 0x78. Tag
+/// byte: sensor 7:3 (0x01 gyroscope, 0x02 accelerometer), TAG_CNT 2:1 (the sample's slot, modulo
+/// 4), parity bit 0 (even over 7:1; not checked by the driver).
 public final class SimulatedLSM6DSO: SimulatedLSM6Chip {
     private var fifo = SimulatedFIFO(capacity: 512 * 7)
     private var gyroscopeBatch: SampleSchedule?
@@ -81,6 +81,9 @@ public final class SimulatedLSM6DSO: SimulatedLSM6Chip {
             if overrunLatched { value |= 0x08 }
             return value
         case 0x78:
+            // OVR_IA means "completely filled", not latched (OVR_LATCHED is): taking a word
+            // clears it until the next write overwrites again.
+            if words > 0 { fifo.overflowed = false }
             for index in latch.indices { latch[index] = fifo.pop() }
             return latch[0]
         case 0x79...0x7E:
