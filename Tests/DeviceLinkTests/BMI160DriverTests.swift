@@ -267,6 +267,29 @@ import Testing
         }
     }
 
+    /// Held up between the length and the data read for longer than the FIFO holds (85 frames,
+    /// 0.425 s at 200 Hz), the FIFO dropped its oldest whole frames: those read are aligned but
+    /// not those counted, 160 samples later, after a gap, and ffull_int cleared as they were
+    /// read. The batch is a break, not motion continuing the last.
+    @Test func aFIFOThatOverflowsDuringTheReadIsABreakNotMotion() throws {
+        let rig = try Rig()
+        let index = try rig.start()
+        rig.advance(periods: 10, rate: 200)
+        rig.bus.stallOnce(nanoseconds: 800_000_000, at: rig.address, register: 0x1D)
+        let (readings, report) = try rig.drain()
+        for (offset, reading) in readings.enumerated() {
+            Self.expectClose(reading, RampMotion.value(atSeconds: Double(index + 1 + offset) / 200), lsbPerG: 2048, lsbPerDPS: 16.4)
+        }
+        #expect(report.overflowed && readings.isEmpty, "\(report)")
+        #expect(rig.chip.fifo.count == 0)
+        rig.advance(periods: 5, rate: 200)
+        let (after, next) = try rig.drain()
+        #expect(next == IMUDrainReport(count: 5))
+        for (offset, reading) in after.enumerated() {
+            Self.expectClose(reading, RampMotion.value(atSeconds: Double(index + 171 + offset) / 200), lsbPerG: 2048, lsbPerDPS: 16.4)
+        }
+    }
+
     /// The simulator overflows as the part does: it keeps the newest 85 whole frames, aligned,
     /// and shows ffull_int.
     @Test func theSimulatedFIFODropsItsOldestWholeFrames() throws {

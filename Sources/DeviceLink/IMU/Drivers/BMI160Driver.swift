@@ -119,6 +119,8 @@ public final class BMI160Driver: IMUDriver {
 
         // INT_STATUS_1 through FIFO_LENGTH_1 (0x1D…0x23) in one read: the full flag and the count.
         let head = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<7])
+        // The time is taken before the read: the thread may be held up any time after the chip answers.
+        let countedAt = clock.nowNanoseconds()
         try registers.read(R.intStatus1, into: head)
         let status = head[0]
         let length = Int(head[5]) | Int(head[6] & 0x07) << 8
@@ -139,6 +141,10 @@ public final class BMI160Driver: IMUDriver {
             // FIFO_DATA does not auto-increment: one read takes every whole frame.
             let data = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(frames * frame)])
             try registers.read(R.fifoData, into: data)
+            if try filledDuringDrain(length: length, bytesRead: data.count, since: countedAt, configuration: configuration) {
+                try flushFIFO()
+                return IMUDrainReport(count: 0, overflowed: true, detail: "FIFO overflow while \(data.count) bytes were read")
+            }
             let bytes = UnsafeRawBufferPointer(data)
             readings.reserveCapacity(readings.count + frames)
             for index in 0..<frames {
@@ -147,6 +153,24 @@ public final class BMI160Driver: IMUDriver {
             }
         }
         return IMUDrainReport(count: frames, partialBytes: length - frames * frame)
+    }
+
+    /// A full FIFO drops its oldest whole frames, so the frames read stay aligned; but if that
+    /// happened after the length was read, they are not those counted: they follow a gap and are
+    /// later than their place in the stream says. ffull_int is no help afterwards (INT_LATCH is
+    /// left non-latched, so it cleared as frames were read), so the length tells: what is left
+    /// plus what was read leaves no room for a frame only if the FIFO filled during the drain.
+    /// It is read only when the frames that could have come since the length (at the rate with a
+    /// quarter more for a fast chip, and one landing at once) overfill the FIFO, so a usual drain,
+    /// and a full one of `usableFrames`, stays at two transfers.
+    private func filledDuringDrain(length: Int, bytesRead: Int, since countedAt: Int64, configuration: IMUConfiguration) throws(IMUError) -> Bool {
+        let seconds = Double(clock.nowNanoseconds() - countedAt) / 1e9
+        let arrived = (seconds * configuration.rateHz * 1.25 + 1) * Double(R.frameBytes)
+        guard Double(length) + arrived > Double(R.fifoBytes) else { return false }
+        // Not the drain's buffer: it holds the frames.
+        let head = try registers.read(R.intStatus1, count: 7)
+        let left = Int(head[5]) | Int(head[6] & 0x07) << 8
+        return head[0] & R.fifoFull != 0 || left + bytesRead > Self.overflowThreshold
     }
 
     public func stop() throws(IMUError) {
