@@ -23,10 +23,12 @@ import Testing
         let reader: Task<Void, Never>
 
         init(timing: PressTiming = PressTiming(debounce: 0.05, window: 0.3), atOnce: Bool = false, beepRefresh: Double = 10,
-             database: FakeGATTDatabase = .iTag(), batteryReadInterval: Double = 3600) throws {
+             database: FakeGATTDatabase = .iTag(), batteryReadInterval: Double = 3600,
+             behaviour: FakePeripheralBehaviour = FakePeripheralBehaviour(), profile: KeychainProfile = KeychainProfile()) throws {
             tag = try FakeGATTPeripheral(address: BluetoothKeychainTests.address, database: database)
+            tag.behaviour = behaviour
             connector = FakePeripheralConnector(tag)
-            keychain = BluetoothKeychain(summary: "test", connector: connector, timing: timing, decidesSingleAtOnce: atOnce,
+            keychain = BluetoothKeychain(summary: "test", connector: connector, profile: profile, timing: timing, decidesSingleAtOnce: atOnce,
                                          reconnect: KeychainReconnect(initialDelay: 0.05, maximumDelay: 0.2, connectTimeout: 1),
                                          beepRefresh: beepRefresh, batteryReadInterval: batteryReadInterval)
             let collected = EventLog()
@@ -118,6 +120,26 @@ import Testing
         #expect(await rig.connected())
         rig.tag.press()
         #expect(await rig.wait(0.5) { _ in rig.presses == [.single] }, "well before the 3 s window")
+        await rig.shutDown()
+    }
+
+    /// A tag that stops answering right after its button is subscribed: the set-up times out,
+    /// but the press that came meanwhile is the wearer's and must not be lost with the bearer.
+    @Test func aPressDuringASetUpThatTimesOutIsKept() async throws {
+        var behaviour = FakePeripheralBehaviour()
+        behaviour.silentOnceSubscribed = true
+        var profile = KeychainProfile()
+        profile.requestTimeout = 0.4
+        // The press is still being classified when the bearer closes on the timeout: a closed
+        // link's pending presses are dropped only when the tag dropped it (switched off).
+        let rig = try Rig(timing: PressTiming(debounce: 0.05, window: 1), behaviour: behaviour, profile: profile)
+        let subscribed = await rig.wait { _ in
+            rig.tag.record.received.contains { if case .writeRequest(_, [0x01, 0x00]) = $0 { true } else { false } }
+        }
+        #expect(subscribed)
+        rig.tag.press()
+        #expect(await rig.wait { _ in rig.presses == [.single] }, "\(rig.events)")
+        #expect(rig.keychain.snapshot.lastError?.contains("no answer to ATT request") == true, "\(rig.keychain.snapshot.lastError ?? "none")")
         await rig.shutDown()
     }
 

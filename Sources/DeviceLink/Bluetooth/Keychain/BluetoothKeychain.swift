@@ -143,6 +143,7 @@ public final class BluetoothKeychain: KeychainLink {
                     continue
                 }
                 link = (bearer, session, ATTBearer.monotonicNow())
+                if let cutShort = session.cutShort { logger.info("keychain \(summary): set-up cut short (\(cutShort)); serving the presses it brought") }
                 shared.withLock {
                     $0.connected = true
                     $0.lastError = nil
@@ -189,7 +190,11 @@ public final class BluetoothKeychain: KeychainLink {
                     // counts as a failed attempt, or the loop would reconnect without pause.
                     let lasted = Double(ATTBearer.monotonicNow() - current.openedAt) / 1e9
                     failures = lasted >= Self.stableLinkSeconds ? 0 : failures + 1
-                    let discarded = classifier.withLock { $0.flush() }
+                    // A tag switched off drops the link; one that stopped answering (a request timed
+                    // out) did not, and its presses stand.
+                    var timedOut = false
+                    if case .timeout? = error { timedOut = true }
+                    let discarded = timedOut ? 0 : classifier.withLock { $0.flush() }
                     if discarded > 0 {
                         logger.info("keychain \(summary): \(discarded) press(es) followed by the link dropping, taken as the tag switched off by a long press")
                     }

@@ -10,6 +10,9 @@ public struct KeychainSession: Sendable {
     public let battery: Int?
     /// The level is notified when it changes; otherwise it must be read again now and then.
     public let batteryNotifies: Bool
+    /// The timeout that cut the set-up short after the button was subscribed: the bearer has
+    /// closed, and only the presses it already holds are left to serve.
+    public var cutShort: ATTError?
 
     /// Discovers and subscribes. Optional services failing (a clone refusing Link Loss, a battery
     /// that cannot be read) are not errors; a missing button is.
@@ -28,8 +31,10 @@ public struct KeychainSession: Sendable {
             }
             try await subscribe(button, gatt)
             // The rest is optional: a part the tag refuses or describes against the rules is
-            // left out, since the button works without it. A timeout or a lost link still ends
-            // the set-up: no request may follow on that bearer.
+            // left out, since the button works without it. A lost link ends the set-up. A timeout
+            // ends the bearer (no request may follow), but a press may already have come on it:
+            // the session is returned with what it has, so the keychain serves the presses the
+            // bearer holds before it sees the bearer close.
             func optional(_ service: BluetoothUUID, _ uuid: BluetoothUUID) async throws(ATTError) -> GATTCharacteristic? {
                 do throws(ATTError) { return try await characteristic(service, uuid) } catch {
                     switch error {
@@ -40,21 +45,29 @@ public struct KeychainSession: Sendable {
             }
             var battery: Int?
             var batteryNotifies = false
-            let batteryCharacteristic = try await optional(KeychainProfile.batteryService, KeychainProfile.batteryLevel)
-            if let batteryCharacteristic {
-                // Above 100 is no percentage (some tags send 255 for "unknown").
-                battery = try? await gatt.read(batteryCharacteristic.valueHandle).first.flatMap { $0 <= 100 ? Int($0) : nil }
-                if batteryCharacteristic.properties.contains(.notify) {
-                    batteryNotifies = (try? await subscribe(batteryCharacteristic, gatt)) != nil
+            var batteryCharacteristic: GATTCharacteristic?
+            var alert: GATTCharacteristic?
+            var cutShort: ATTError?
+            do throws(ATTError) {
+                batteryCharacteristic = try await optional(KeychainProfile.batteryService, KeychainProfile.batteryLevel)
+                if let batteryCharacteristic {
+                    // Above 100 is no percentage (some tags send 255 for "unknown").
+                    battery = try? await gatt.read(batteryCharacteristic.valueHandle).first.flatMap { $0 <= 100 ? Int($0) : nil }
+                    if batteryCharacteristic.properties.contains(.notify) {
+                        batteryNotifies = (try? await subscribe(batteryCharacteristic, gatt)) != nil
+                    }
                 }
+                if let linkLoss = try await optional(KeychainProfile.linkLossService, KeychainProfile.alertLevel) {
+                    try? await gatt.write(linkLoss.valueHandle, [profile.linkLossAlert ? 2 : 0])
+                }
+                alert = try await optional(KeychainProfile.immediateAlertService, KeychainProfile.alertLevel)
+            } catch {
+                guard case .timeout = error else { throw error }
+                cutShort = error
             }
-            if let linkLoss = try await optional(KeychainProfile.linkLossService, KeychainProfile.alertLevel) {
-                try? await gatt.write(linkLoss.valueHandle, [profile.linkLossAlert ? 2 : 0])
-            }
-            let alert = try await optional(KeychainProfile.immediateAlertService, KeychainProfile.alertLevel)
             return KeychainSession(gatt: gatt, buttonHandle: button.valueHandle, batteryHandle: batteryCharacteristic?.valueHandle,
                                    alertHandle: alert?.valueHandle, alertWithoutResponse: alert?.properties.contains(.writeWithoutResponse) ?? false,
-                                   battery: battery, batteryNotifies: batteryNotifies)
+                                   battery: battery, batteryNotifies: batteryNotifies, cutShort: cutShort)
         } catch let error as KeychainSessionError {
             throw error
         } catch let error as ATTError {

@@ -39,6 +39,8 @@ public struct KeychainPairing: Sendable {
         do throws(KeychainSessionError) { session = try await KeychainSession.open(bearer, profile: profile) } catch {
             throw .link(error.description)
         }
+        // Pairing needs the beeper and a press to come: a tag that stopped answering cannot pair.
+        if let cutShort = session.cutShort { throw .link(cutShort.description) }
         try? await session.setAlert(1)
         beeping()
         let started = ContinuousClock.now

@@ -195,6 +195,7 @@ public final class FakeGATTPeripheral: Sendable {
             }
             guard let pdu else { return (isCommand ? nil : ATTPDU.errorResponse(request: opcode, handle: 0, code: .invalidPDU).encoded(), 0, false) }
             if state.behaviour.silentOpcodes.contains(opcode) { return (nil, 0, false) }
+            if state.behaviour.silentOnceSubscribed, !isCommand, state.connection?.subscriptions.isEmpty == false { return (nil, 0, false) }
             if let code = state.behaviour.errors[opcode] {
                 return (ATTPDU.errorResponse(request: opcode, handle: 0, code: code).encoded(), state.behaviour.responseDelay, false)
             }

@@ -11,6 +11,9 @@ public struct FakePeripheralBehaviour: Sendable, Equatable {
     /// Firmware that notifies presses without the CCCD written (hardware.md §5.1: RPIEasy's plugin
     /// never writes it).
     public var notifiesWithoutSubscription = false
+    /// Firmware that stops answering requests once a characteristic is subscribed (a hang after
+    /// the CCCD write) while it still notifies presses.
+    public var silentOnceSubscribed = false
     /// The server's receive MTU in Exchange MTU (iTags answer 23).
     public var mtu: UInt16 = 23
     /// Services whose discovery (a request starting inside them) is refused with this code, as
