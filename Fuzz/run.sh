@@ -19,6 +19,7 @@ mkdir -p .cache/fuzz Bench/results
 # input again with ASAN_OPTIONS=abort_on_error=1 shows.
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1:symbolize=1:malloc_context_size=0}
+[[ $ASAN_OPTIONS == *detect_leaks=1* ]] && detect_leaks=1 || detect_leaks=0
 status=0
 rows=()
 for target in "${targets[@]}"; do
@@ -27,11 +28,11 @@ for target in "${targets[@]}"; do
   seeds=(Fuzz/corpus/$target)
   [ -d Fuzz/crashes/$target ] && seeds+=(Fuzz/crashes/$target)
   # -timeout: an input that takes 10 s is a hang; -rss_limit_mb: one that takes 2 GiB a leak.
-  # -detect_leaks=0 as in ASAN_OPTIONS: otherwise libFuzzer runs every input whose mallocs and
-  # frees differ a second time to look for a leak (TOMLKit leaks on each rejected text, and Swift
-  # caches allocate once), which halved the TOML targets' speed for a check that is off anyway.
+  # libFuzzer's -detect_leaks follows ASAN_OPTIONS: otherwise it runs every input whose mallocs
+  # and frees differ a second time to look for a leak (TOMLKit leaks on each rejected text, and
+  # Swift caches allocate once), which halved the TOML targets' speed for a check that is off.
   if ! "$FUZZ_BIN" fuzz "$target" "$work" "${seeds[@]}" -max_total_time="$FUZZ_SECONDS" -runs="$FUZZ_RUNS" -timeout=10 \
-      -detect_leaks=0 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1; then
+      -detect_leaks="$detect_leaks" -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1; then
     status=1
     echo "fuzz: $target: a finding, see $log and $findings/" >&2
   fi

@@ -365,6 +365,20 @@ import Glibc
         #expect(run.samples.count > 300)
     }
 
+    /// Another chip's answer at the free address does not hide the bound one: the fault names the
+    /// claim and the silence, and the source keeps looking rather than stopping on a wrong identity.
+    @Test func aBoundChipIsToldOverAnotherChipsAnswer() throws {
+        let run = Run()
+        SimulatedIMUBoard.attach(IMUModel.first(of: .itg3200)!, to: run.bus, address: 0x68, motion: RestingMotion())
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, address: 0x69, motion: RestingMotion())
+        run.bus.claims[0x69] = I2CClaim(driver: "inv-mpu6050-i2c", device: "1-0069")
+        let source = run.source(Self.options(family: .mpu6050))
+        try run.run(source, seconds: 1)
+        let fault = source.condition?.fault ?? "none"
+        #expect(fault.contains("no MPU-6050 answered at 0x68; 0x69 is not read, because the kernel's inv-mpu6050-i2c driver"), "\(fault)")
+        #expect(run.samples.isEmpty)
+    }
+
     /// Scanning passes over a bound chip for a free one.
     @Test func aScanPassesOverABoundChip() throws {
         let run = Run()

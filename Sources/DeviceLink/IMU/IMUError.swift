@@ -9,8 +9,8 @@ public enum IMUError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Nothing (or nothing known) answered where the chip should be: not plugged in yet, or
     /// unplugged. The source keeps looking.
     case absent(chip: String, bus: String, addresses: [UInt8])
-    /// A kernel driver has bound the only address where the chip could be (see `I2CClaim`).
-    case claimed(chip: String, bus: String, address: UInt8, claim: I2CClaim)
+    /// No free address answered, and a kernel driver has bound this one (see `I2CClaim`).
+    case claimed(chip: String, bus: String, address: UInt8, claim: I2CClaim, unanswered: [UInt8])
     /// The chip did not come out of reset or start in time.
     case notReady(chip: String, bus: String, address: UInt8, detail: String)
 
@@ -24,8 +24,10 @@ public enum IMUError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .unsupported(chip, setting, reason): "\(chip): \(setting): \(reason)"
         case let .absent(chip, bus, addresses):
             "\(bus): no \(chip) answered at " + addresses.map { "0x" + String($0, radix: 16) }.joined(separator: ", ")
-        case let .claimed(chip, bus, address, claim):
-            "\(bus) at 0x\(String(address, radix: 16)): not read as the \(chip), because \(claim)"
+        case let .claimed(chip, bus, address, claim, unanswered):
+            // The bound chip may be another (a clock): the free addresses' silence is said too.
+            (unanswered.isEmpty ? "\(bus): " : "\(bus): no \(chip) answered at " + unanswered.map { "0x" + String($0, radix: 16) }.joined(separator: ", ") + "; ")
+                + "0x\(String(address, radix: 16)) is not read, because \(claim)"
         case let .notReady(chip, bus, address, detail): "\(bus) at 0x\(String(address, radix: 16)): \(chip) \(detail)"
         }
     }

@@ -162,7 +162,8 @@ public final class I2CSensorSource: SensorSource {
                 found = (model, address)
                 break
             }
-            if found == nil, let mismatch { throw mismatch }
+            // A bound address is the likelier home of the chip than another chip's answer.
+            if found == nil, claimed.isEmpty, let mismatch { throw mismatch }
         } else {
             do {
                 found = try IMUIdentity.scan(bus, addresses: addresses).first.map { ($0.model, $0.address) }
@@ -172,7 +173,7 @@ public final class I2CSensorSource: SensorSource {
         }
         guard let (model, address) = found else {
             let chip = options.family.flatMap(IMUModel.first(of:))?.name ?? "known IMU"
-            if let (address, claim) = claimed.first { throw .claimed(chip: chip, bus: bus.name, address: address, claim: claim) }
+            if let (address, claim) = claimed.first { throw .claimed(chip: chip, bus: bus.name, address: address, claim: claim, unanswered: addresses) }
             throw .absent(chip: chip, bus: bus.name, addresses: options.addresses)
         }
         let driver = IMUDriverFactory.make(model: model, bus: bus, address: address, clock: clock)

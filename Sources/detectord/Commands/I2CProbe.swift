@@ -19,12 +19,16 @@ struct I2CProbe {
         let opened: any I2CBus
         do {
             opened = try openBus()
-            found = try IMUIdentity.scan(opened)
+            // Bound addresses are neither read nor written (i2cdetect shows them as UU).
+            found = try IMUIdentity.scan(opened, addresses: IMUIdentity.addresses.filter { opened.claim(address: $0) == nil })
         } catch {
             out.write("i2c:       \(error)\(error.errno == ENOENT ? " (is I2C enabled? raspi-config, or dtparam=i2c_arm=on)" : "")\n")
             return false
         }
         let name = simulate.map { "simulated \($0.rawValue)" } ?? bus
+        for address in IMUIdentity.addresses {
+            if let claim = opened.claim(address: address) { out.write("i2c:       \(name): 0x\(String(address, radix: 16)) not read: \(claim)\n") }
+        }
         guard !found.isEmpty else {
             out.write("i2c:       \(name): no known IMU answered at \(IMUIdentity.addresses.map { "0x" + String($0, radix: 16) }.joined(separator: ", "))\n")
             return false
@@ -32,8 +36,6 @@ struct I2CProbe {
         for identity in found {
             out.write("i2c:       \(name): \(identity)\n")
             if let note = identity.model.note { out.write("i2c:         \(note)\n") }
-            // The daemon will not read a chip a kernel driver holds: say so before it is configured.
-            if let claim = opened.claim(address: identity.address) { out.write("i2c:         not usable yet: \(claim)\n") }
         }
         let chosen = simulate.flatMap(\.family).flatMap(IMUModel.first(of:)) ?? found[0].model
         let chip = I2CChip(model: chosen)
