@@ -267,6 +267,25 @@ import Testing
         }
     }
 
+    /// A long read of a nearly full FIFO (84 frames on a slow bus) empties it while frames come:
+    /// the bytes left plus those read exceed what it holds, yet nothing was lost or thrown away.
+    @Test func aLongReadOfANearlyFullFIFOIsNoOverflow() throws {
+        let rig = try Rig()
+        let index = try rig.start()
+        rig.advance(periods: 84, rate: 200)
+        rig.bus.stallOnce(nanoseconds: 25_000_000, at: rig.address, register: 0x24)
+        let (readings, report) = try rig.drain()
+        #expect(!report.overflowed && readings.count == 84, "\(report)")
+        for (offset, reading) in readings.enumerated() {
+            Self.expectClose(reading, RampMotion.value(atSeconds: Double(index + 1 + offset) / 200), lsbPerG: 2048, lsbPerDPS: 16.4)
+        }
+        let (after, _) = try rig.drain()
+        #expect(after.count == 5)
+        for (offset, reading) in after.enumerated() {
+            Self.expectClose(reading, RampMotion.value(atSeconds: Double(index + 85 + offset) / 200), lsbPerG: 2048, lsbPerDPS: 16.4)
+        }
+    }
+
     /// Held up between the length and the data read for longer than the FIFO holds (85 frames,
     /// 0.425 s at 200 Hz), the FIFO dropped its oldest whole frames: those read are aligned but
     /// not those counted, 160 samples later, after a gap, and ffull_int cleared as they were
@@ -275,7 +294,7 @@ import Testing
         let rig = try Rig()
         let index = try rig.start()
         rig.advance(periods: 10, rate: 200)
-        rig.bus.stallOnce(nanoseconds: 800_000_000, at: rig.address, register: 0x1D)
+        rig.bus.delayOnce(nanoseconds: 800_000_000, at: rig.address, register: 0x24)
         let (readings, report) = try rig.drain()
         for (offset, reading) in readings.enumerated() {
             Self.expectClose(reading, RampMotion.value(atSeconds: Double(index + 1 + offset) / 200), lsbPerG: 2048, lsbPerDPS: 16.4)

@@ -122,6 +122,8 @@ public final class BMI160Driver: IMUDriver {
         // The time is taken before the read: the thread may be held up any time after the chip answers.
         let countedAt = clock.nowNanoseconds()
         try registers.read(R.intStatus1, into: head)
+        // And after: frames that arrive from here to the check below surely came after the count.
+        let answeredAt = clock.nowNanoseconds()
         let status = head[0]
         let length = Int(head[5]) | Int(head[6] & 0x07) << 8
         if length > R.fifoBytes {
@@ -141,7 +143,7 @@ public final class BMI160Driver: IMUDriver {
             // FIFO_DATA does not auto-increment: one read takes every whole frame.
             let data = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(frames * frame)])
             try registers.read(R.fifoData, into: data)
-            if try filledDuringDrain(length: length, bytesRead: data.count, since: countedAt, configuration: configuration) {
+            if try lostDuringDrain(length: length, bytesRead: data.count, countedAt: countedAt, answeredAt: answeredAt, configuration: configuration) {
                 try flushFIFO()
                 return IMUDrainReport(count: 0, overflowed: true, detail: "FIFO overflow while \(data.count) bytes were read")
             }
@@ -158,19 +160,25 @@ public final class BMI160Driver: IMUDriver {
     /// A full FIFO drops its oldest whole frames, so the frames read stay aligned; but if that
     /// happened after the length was read, they are not those counted: they follow a gap and are
     /// later than their place in the stream says. ffull_int is no help afterwards (INT_LATCH is
-    /// left non-latched, so it cleared as frames were read), so the length tells: what is left
-    /// plus what was read leaves no room for a frame only if the FIFO filled during the drain.
-    /// It is read only when the frames that could have come since the length (at the rate with a
-    /// quarter more for a fast chip, and one landing at once) overfill the FIFO, so a usual drain,
-    /// and a full one of `usableFrames`, stays at two transfers.
-    private func filledDuringDrain(length: Int, bytesRead: Int, since countedAt: Int64, configuration: IMUConfiguration) throws(IMUError) -> Bool {
-        let seconds = Double(clock.nowNanoseconds() - countedAt) / 1e9
-        let arrived = (seconds * configuration.rateHz * 1.25 + 1) * Double(R.frameBytes)
-        guard Double(length) + arrived > Double(R.fifoBytes) else { return false }
+    /// left non-latched, so it cleared as frames were read). Without a loss, the bytes left plus
+    /// those read are the length plus every frame that came since, so a loss shows as fewer than
+    /// surely came: at 0.9 of the rate (a slow chip) from the length's answer to this read, less
+    /// one, and more than a frame short. Fullness alone would not do: a long read of a nearly
+    /// full FIFO is emptying it while frames come. A hold-up inside the length's read (after the
+    /// chip answered) cannot be told this way; the chip's own time would be needed.
+    /// The length is read again only when the frames that could have come since the count (at
+    /// the rate with a quarter more for a fast chip, and one landing at once) overfill the FIFO,
+    /// so a usual drain, and a full one of `usableFrames`, stays at two transfers.
+    private func lostDuringDrain(length: Int, bytesRead: Int, countedAt: Int64, answeredAt: Int64, configuration: IMUConfiguration) throws(IMUError) -> Bool {
+        let frame = Double(R.frameBytes)
+        let most = (Double(clock.nowNanoseconds() - countedAt) / 1e9 * configuration.rateHz * 1.25 + 1) * frame
+        guard Double(length) + most > Double(R.fifoBytes) else { return false }
         // Not the drain's buffer: it holds the frames.
+        let checkedAt = clock.nowNanoseconds()
         let head = try registers.read(R.intStatus1, count: 7)
         let left = Int(head[5]) | Int(head[6] & 0x07) << 8
-        return head[0] & R.fifoFull != 0 || left + bytesRead > Self.overflowThreshold
+        let surely = max(0, Double(checkedAt - answeredAt) / 1e9 * configuration.rateHz * 0.9 - 1) * frame
+        return Double(length) + surely - Double(left + bytesRead) > frame
     }
 
     public func stop() throws(IMUError) {

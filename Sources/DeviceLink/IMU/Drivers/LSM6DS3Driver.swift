@@ -113,6 +113,8 @@ public final class LSM6DS3Driver: IMUDriver {
         // The time is taken before the read: the thread may be held up any time after the chip answers.
         let countedAt = clock.nowNanoseconds()
         let status = try registers.read(LSM6Register.fifoStatus1, count: 4)
+        // And after: words that arrive from here to the check below surely came after the count.
+        let answeredAt = clock.nowNanoseconds()
         let words = Int(status[0]) | Int(status[1] & countHighMask) << 8
         let pattern = Int(status[2]) | Int(status[3] & 0x03) << 8
         let empty = status[1] & 0x10 != 0
@@ -151,7 +153,7 @@ public final class LSM6DS3Driver: IMUDriver {
             bytesToRead -= chunk
         }
         let wordsRead = words - remaining % Self.patternWords
-        if try filledDuringDrain(words: words, wordsRead: wordsRead, since: countedAt, configuration: configuration) {
+        if try lostDuringDrain(words: words, wordsRead: wordsRead, countedAt: countedAt, answeredAt: answeredAt, configuration: configuration) {
             readings.removeSubrange(before...)
             try resetFIFO()
             return IMUDrainReport(count: 0, overflowed: true, detail: "FIFO overrun while \(wordsRead) words were read")
@@ -159,22 +161,27 @@ public final class LSM6DS3Driver: IMUDriver {
         return IMUDrainReport(count: readings.count - before, detail: detail, partialBytes: remaining % Self.patternWords * 2)
     }
 
-    /// Continuous mode overwrites the oldest data sets of a full FIFO, so one that filled after
-    /// the status was read moved its read pointer: the words read were later ones, after a gap,
-    /// and the pattern position read no longer held (accelerometer words taken for gyroscope).
-    /// OVER_RUN is no help afterwards (it means "completely filled" and clears as words are read),
-    /// so the count tells: the words left plus those read come within a data set of the capacity
-    /// only if the FIFO filled during the drain (the full FIFO holds 1365 or 682 whole sets, a
-    /// word or two short of it). The status is read again only when the time since the first
-    /// read was long enough to fill it at the rate, with a quarter more for a fast chip and two
-    /// patterns of margin, so a usual drain stays at two transfers.
-    private func filledDuringDrain(words: Int, wordsRead: Int, since countedAt: Int64, configuration: IMUConfiguration) throws(IMUError) -> Bool {
-        let seconds = Double(clock.nowNanoseconds() - countedAt) / 1e9
-        let arrived = seconds * configuration.rateHz * 1.25 * Double(Self.patternWords) + 2 * Double(Self.patternWords)
-        guard Double(words) + arrived >= Double(capacityWords) else { return false }
+    /// Continuous mode overwrites the oldest data of a full FIFO, so one that filled after the
+    /// status was read moved its read pointer: the words read were later ones, after a gap, and
+    /// the pattern position read no longer held (accelerometer words taken for gyroscope).
+    /// OVER_RUN is no help afterwards (it means "completely filled" and clears as words are
+    /// read). Without a loss, the words left plus those read are the count plus every word that
+    /// came since, so a loss shows as fewer than surely came: at 0.9 of the rate (a slow chip)
+    /// from the status's answer to this read, less one pattern, and more than a pattern short.
+    /// Fullness alone would not do: a long read of a nearly full FIFO is emptying it while words
+    /// come. A hold-up inside the status read (after the chip answered) cannot be told this way.
+    /// The status is read again only when the words that could have come since the count (at the
+    /// rate with a quarter more for a fast chip, and two patterns of margin) fill the FIFO, so a
+    /// usual drain stays at two transfers.
+    private func lostDuringDrain(words: Int, wordsRead: Int, countedAt: Int64, answeredAt: Int64, configuration: IMUConfiguration) throws(IMUError) -> Bool {
+        let pattern = Double(Self.patternWords)
+        let most = Double(clock.nowNanoseconds() - countedAt) / 1e9 * configuration.rateHz * 1.25 * pattern + 2 * pattern
+        guard Double(words) + most >= Double(capacityWords) else { return false }
+        let checkedAt = clock.nowNanoseconds()
         let status = try registers.read(LSM6Register.fifoStatus1, count: 2)
         let left = Int(status[0]) | Int(status[1] & countHighMask) << 8
-        return status[1] & 0x40 != 0 || left + wordsRead + 3 > capacityWords
+        let surely = max(0, Double(checkedAt - answeredAt) / 1e9 * configuration.rateHz * 0.9 - 1) * pattern
+        return Double(words) + surely - Double(left + wordsRead) > pattern
     }
 
     public func stop() throws(IMUError) {

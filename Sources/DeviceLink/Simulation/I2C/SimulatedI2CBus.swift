@@ -33,6 +33,9 @@ public final class SimulatedI2CBus: I2CBus {
     /// Reads that return late, once each, in order: the data is the chip's at the start of the
     /// read, the return is later.
     private var stalls: [(address: UInt8, register: UInt8, nanoseconds: Int64)] = []
+    /// Reads that start late, once each, in order: the thread held up before the transfer, so the
+    /// data is the chip's after the wait.
+    private var delays: [(address: UInt8, register: UInt8, nanoseconds: Int64)] = []
 
     public init(name: String = "simulated-i2c", clock: any IMUClock = SystemIMUClock(), counters: SimulatedBusCounters = SimulatedBusCounters()) {
         self.name = name
@@ -61,6 +64,12 @@ public final class SimulatedI2CBus: I2CBus {
     /// data, as when the reading thread is preempted or the chip stretches the clock mid-transfer.
     public func stallOnce(nanoseconds: Int64, at address: UInt8, register: UInt8) {
         stalls.append((address, register, nanoseconds))
+    }
+
+    /// The next read of `register` at `address` waits `nanoseconds` before it takes the chip's
+    /// data, as when the reading thread is preempted just before the transfer.
+    public func delayOnce(nanoseconds: Int64, at address: UInt8, register: UInt8) {
+        delays.append((address, register, nanoseconds))
     }
 
     /// `fault` in force from `from` until `until` (the clock's nanoseconds), for `address` or
@@ -115,6 +124,9 @@ public final class SimulatedI2CBus: I2CBus {
     }
 
     public func read(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError) {
+        if let index = delays.firstIndex(where: { $0.address == address && $0.register == register }) {
+            clock.sleep(nanoseconds: delays.remove(at: index).nanoseconds)
+        }
         let device = try check(address, register: register, operation: "read \(buffer.count) bytes")
         device.read(register: register, into: buffer)
         counters.update {
