@@ -41,6 +41,17 @@ import Testing
         }
     }
 
+    /// The gyroscope's addresses are shared with clocks and other IMUs: one a kernel driver has
+    /// bound is not reset, and when no other answers, the claim is what the error says.
+    @Test func aBoundGyroscopeAddressIsLeftAlone() throws {
+        let (_, bus, driver) = try Self.rig(SteadyMotion())
+        let claim = I2CClaim(driver: "rtc-ds1307", device: "1-0068")
+        bus.claims[0x68] = claim
+        #expect(throws: IMUError.claimed(chip: "ITG-3200 (the pair's gyroscope)", bus: "test-i2c", address: 0x68, claim: claim, unanswered: [0x69])) {
+            try driver.reset()
+        }
+    }
+
     @Test func theGyroscopeIsInterpolatedAcrossADrain() throws {
         let (clock, _, driver) = try Self.rig(RampingRate())
         try driver.reset()

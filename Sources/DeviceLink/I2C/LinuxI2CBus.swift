@@ -71,21 +71,27 @@ public final class LinuxI2CBus: I2CBus {
             smbusOnly = true
         }
         try select(address: address)
+        // libi2c copies as many bytes as the adapter says came, up to 32: a block of 32 always,
+        // so a wayward count cannot write past a shorter last chunk.
+        var block = [UInt8](repeating: 0, count: 32)
         var offset = 0
         while offset < buffer.count {
             let length = min(32, buffer.count - offset)
-            let target = buffer.baseAddress!.advanced(by: offset).assumingMemoryBound(to: UInt8.self)
             var got: Int32 = 0
             // Every block starts at `register`: right for a FIFO port, the only read longer than
             // 32 bytes the drivers make.
             let start = register
-            try Self.retryingEINTR { got = i2c_smbus_read_i2c_block_data(fd, start, UInt8(length), target); return got < 0 ? -1 : 0 } orThrow: { _ in
+            try Self.retryingEINTR {
+                got = block.withUnsafeMutableBufferPointer { i2c_smbus_read_i2c_block_data(fd, start, UInt8(length), $0.baseAddress) }
+                return got < 0 ? -1 : 0
+            } orThrow: { _ in
                 I2CError(errno: -got, bus: path, operation: "read \(length) bytes", address: address, register: start)
             }
-            // The adapter may return fewer bytes than asked; the rest of the buffer would be stale.
+            // Fewer bytes than asked would leave stale ones in the buffer.
             guard Int(got) == length else {
                 throw I2CError(errno: EIO, bus: path, operation: "read \(length) bytes (\(got) came)", address: address, register: start)
             }
+            UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<(offset + length)]).copyBytes(from: block[0..<length])
             offset += length
         }
     }

@@ -33,7 +33,13 @@ public final class PairedIMUDriver: IMUDriver {
             throw .unsupported(chip: model.name, setting: "gyroscope", reason: "no ITG-3200 model")
         }
         var found: ITG3200Driver?
+        var claimed: (UInt8, I2CClaim)?
         for candidate in itg.addresses {
+            // A bound address (an RTC's driver at 0x68) is neither reset nor read.
+            if let claim = bus.claim(address: candidate) {
+                claimed = claimed ?? (candidate, claim)
+                continue
+            }
             let driver = ITG3200Driver(model: itg, bus: bus, address: candidate, clock: clock)
             do {
                 try driver.reset()
@@ -45,7 +51,13 @@ public final class PairedIMUDriver: IMUDriver {
                 throw error
             }
         }
-        guard let found else { throw .absent(chip: "ITG-3200 (the pair's gyroscope)", bus: bus.name, addresses: itg.addresses) }
+        guard let found else {
+            let chip = "ITG-3200 (the pair's gyroscope)"
+            if let (address, claim) = claimed {
+                throw .claimed(chip: chip, bus: bus.name, address: address, claim: claim, unanswered: itg.addresses.filter { $0 != address })
+            }
+            throw .absent(chip: chip, bus: bus.name, addresses: itg.addresses)
+        }
         gyroscope = found
     }
 
