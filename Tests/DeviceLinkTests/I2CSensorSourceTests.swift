@@ -106,6 +106,21 @@ import Glibc
         #expect(abs(last.timestampNanoseconds - run.clock.nowNanoseconds()) < 25_000_000, "stamps follow the chip, not the nominal rate")
     }
 
+    /// A slow board at 1 kHz, before its rate is measured (5 s): stamped at the nominal rate, each
+    /// 20-sample batch falls behind the drain clock, and the steering must keep up without the
+    /// lag being taken for lost samples.
+    @Test(arguments: [0.99, 0.98, 1.02])
+    func aBoardOffItsRateAt1kHzShowsNoGapsBeforeItIsMeasured(factor: Double) throws {
+        let run = Run()
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion(), rateFactor: factor)
+        let source = run.source(Self.options(rate: 1000))
+        try run.run(source, seconds: 4)
+        let condition = try #require(source.condition)
+        #expect(condition.measuredRateHz == nil, "not measured yet")
+        #expect(condition.gaps == 0 && condition.lostSamples == 0, "\(condition.gaps) gaps, \(condition.lostSamples) lost")
+        #expect(Self.strictlyIncreasing(run.samples))
+    }
+
     /// A rate and a range the chip does not have: it runs at the next ones up, says so, and
     /// reports them each time it is set up, for the detector to follow.
     @Test func aRateTheChipLacksIsReportedAsTheOneItRunsAt() throws {

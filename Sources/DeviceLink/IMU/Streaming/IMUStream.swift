@@ -57,7 +57,8 @@ final class IMUStream {
         }
         guard !readings.isEmpty else { return 0 }
         if pendingBreak == nil { estimator.drained(readings.count, at: started) }
-        let batch = timestamper.stamp(count: readings.count, drainedFrom: started, to: ended, rateHz: estimator.rateHz, broken: pendingBreak != nil)
+        let batch = timestamper.stamp(count: readings.count, drainedFrom: started, to: ended, rateHz: estimator.rateHz, broken: pendingBreak != nil,
+                                      rateMeasured: estimator.estimateHz != nil)
         if batch.lostBefore > 0 || (pendingBreak != nil && batch.restarted) {
             condition.gaps += 1
             condition.lostSamples += UInt64(batch.lostBefore)

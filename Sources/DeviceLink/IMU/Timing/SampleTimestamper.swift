@@ -26,6 +26,9 @@ public struct SampleTimestamper: Sendable {
 
     /// Share of the drift between continued and drain-based times corrected per batch.
     public let steering: Double
+    /// The rate error a cheap board may have before its rate is measured: "off by up to a few
+    /// percent" (OutputRateEstimator), taken as 2.5 %.
+    static let unmeasuredRateError = 0.025
     private var lastNanoseconds: Int64?
 
     public init(steering: Double = 0.1) {
@@ -42,13 +45,15 @@ public struct SampleTimestamper: Sendable {
     /// start, but the thread can be held up anywhere in between, so the times bound the evidence:
     /// samples count as lost only if even `start` is too late for them, and as surplus only if
     /// even `end` is too early. A drain held up by the scheduler is then no gap.
-    public mutating func stamp(count: Int, drainedFrom start: Int64, to end: Int64, rateHz: Double, broken: Bool = false) -> Batch {
-        let batch = place(count: count, start: start, end: max(start, end), rateHz: rateHz, broken: broken)
+    /// `rateMeasured` false: `rateHz` is the nominal rate, which the chip may miss by a few percent.
+    public mutating func stamp(count: Int, drainedFrom start: Int64, to end: Int64, rateHz: Double, broken: Bool = false,
+                               rateMeasured: Bool = true) -> Batch {
+        let batch = place(count: count, start: start, end: max(start, end), rateHz: rateHz, broken: broken, rateMeasured: rateMeasured)
         if count > 0 { lastNanoseconds = batch.timestamp(of: count - 1) }
         return batch
     }
 
-    private func place(count: Int, start: Int64, end: Int64, rateHz: Double, broken: Bool) -> Batch {
+    private func place(count: Int, start: Int64, end: Int64, rateHz: Double, broken: Bool, rateMeasured: Bool) -> Batch {
         let period = 1e9 / rateHz
         let periodNanoseconds = Int64(period.rounded())
         let span = Int64((Double(max(0, count - 1)) * period).rounded())
@@ -69,8 +74,17 @@ public struct SampleTimestamper: Sendable {
             return Batch(firstNanoseconds: first, periodNanoseconds: periodNanoseconds, period: period, lostBefore: lost, restarted: true)
         }
         // Within a period and a half: the same run. Steer a share of the drift, at most a
-        // quarter period either way.
-        let correction = max(-0.25 * period, min(0.25 * period, steering * drift))
+        // quarter period either way (more while the rate is not yet measured).
+        // Stamped at the nominal rate, a board off by e falls e·count periods behind (or ahead)
+        // per batch: a 20-sample batch at 1 kHz, 0.5 ms at 2.5 %, which a tenth of the drift only
+        // matches at 5 ms, past the 1.5 periods that mean lost samples. Until the rate is
+        // measured, large batches that fall behind are steered as firmly as that needs; small
+        // ones as ever, and so are stamps ahead of the clock (a fast board or a drain held up
+        // before its count), which can never be taken for a loss.
+        let needed = rateMeasured || drift <= 0 ? 0 : Double(count) * Self.unmeasuredRateError
+        let gain = min(0.5, max(steering, needed))
+        let limit = min(0.75, max(0.25, 1.5 * needed)) * period
+        let correction = max(-limit, min(limit, gain * drift))
         let first = Int64((continued + correction).rounded())
         let lateDrift = Double(end - span) - continued
         let surplus = lateDrift < -1.5 * period ? Int((-lateDrift / period).rounded(.down)) : 0
