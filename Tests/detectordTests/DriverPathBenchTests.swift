@@ -13,7 +13,8 @@ import Testing
         #expect((149...152).contains(row.transactionsPerSecond), "\(row)")
         #expect(abs(row.bytesReadPerSecond - (1 + 2 + 48) * 50) <= 51, "\(row)")
         #expect(row.gaps == 0)
-        #expect((1_975...2_000).contains(row.samples), "\(row.samples)")
+        // 10 s at 200 Hz, less the 60 ms start-up the driver waits out and the last partial drain.
+        #expect((1_960...2_000).contains(row.samples), "\(row.samples)")
     }
 
     @Test(arguments: [IMUFamily.mpu6050, .mpu6500, .icm20948, .lsm6ds3, .lsm6dso, .bmi160])

@@ -83,6 +83,9 @@ public final class MPU6050Driver: IMUDriver {
         guard let configuration else { throw notConfigured("started") }
         // PWR_MGMT_1 (awake, PLL) and PWR_MGMT_2 (every axis on) in one write.
         do { try bus.write(address: address, register: R.powerManagement1, bytes: [R.clockPLL, 0]) } catch { throw .bus(error) }
+        // The gyroscope's output is not valid until it has started (the accelerometer's sooner):
+        // what the FIFO took meanwhile is emptied by the reset below, as the kernel waits too.
+        clock.sleep(nanoseconds: R.gyroscopeStartupNanoseconds(model.family))
         if configuration.usesFIFO { try resetFIFO() }
         // Reading INT_STATUS clears an overflow or data-ready flag left from before.
         _ = try registers.read(R.intStatus)

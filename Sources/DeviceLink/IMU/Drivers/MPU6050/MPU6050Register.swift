@@ -48,6 +48,10 @@ enum MPU6050Register {
 
     /// FIFO bytes: 1024 on the MPU-6050/6000/9150, 512 on the 6500/9250/9255 (kernel `hw_info.fifo_size`).
     static func fifoBytes(_ family: IMUFamily) -> Int { family == .mpu6050 ? 1024 : 512 }
+    /// How long each sensor's output is not yet valid after it leaves standby (kernel
+    /// INV_MPU6050_GYRO_STARTUP_TIME 60 ms, ACCEL 20 ms; INV_MPU6500_* 70 and 30 ms).
+    static func gyroscopeStartupNanoseconds(_ family: IMUFamily) -> Int64 { family == .mpu6050 ? 60_000_000 : 70_000_000 }
+    static func accelerometerStartupNanoseconds(_ family: IMUFamily) -> Int64 { family == .mpu6050 ? 20_000_000 : 30_000_000 }
 
     /// Accelerometer -3 dB corners for DLPF_CFG 1...6 (the setting also filters the gyroscope, and
     /// keeps its internal rate at 1 kHz: 0 and 7 run it at 8 kHz). MPU-6050 register map 4.3;

@@ -59,13 +59,13 @@ public final class SimulatedMPU6050: SimulatedRegisterChip {
             if indices.count > window {
                 indices = fifo.keepsNewest ? (due - window)..<due : indices.lowerBound..<(indices.lowerBound + window)
             }
-            for index in indices { fifo.push(record(motion.reading(atSeconds: schedule.seconds(of: index)))) }
+            for index in indices { fifo.push(record(output(schedule.seconds(of: index)))) }
             if fifo.overflowed {
                 registers[Int(R.intStatus)] |= R.fifoOverflow
                 fifo.overflowed = false
             }
         }
-        latch(motion.reading(atSeconds: schedule.seconds(of: due - 1)))
+        latch(output(schedule.seconds(of: due - 1)))
         registers[Int(R.intStatus)] |= R.rawDataReady
         schedule.produced = due
         self.schedule = schedule
@@ -145,6 +145,15 @@ public final class SimulatedMPU6050: SimulatedRegisterChip {
         if enabled & R.fifoTemperature != 0 { length += 2 }
         for bit in [R.fifoGyroX, R.fifoGyroY, R.fifoGyroZ] where enabled & bit != 0 { length += 2 }
         return length
+    }
+
+    /// The motion as the chip outputs it `seconds` after leaving standby: zero from a sensor that
+    /// has not started yet (MPU6050Register's start-up times), which a driver must not read.
+    private func output(_ seconds: Double) -> IMUReading {
+        var reading = motion.reading(atSeconds: seconds)
+        if seconds * 1e9 < Double(R.gyroscopeStartupNanoseconds(model.family)) { reading.angularRate = .zero }
+        if seconds * 1e9 < Double(R.accelerometerStartupNanoseconds(model.family)) { reading.acceleration = .zero }
+        return reading
     }
 
     /// The sample's bytes as the data registers hold them: accelerometer, temperature, gyroscope.
