@@ -19,7 +19,7 @@ mkdir -p .cache/fuzz Bench/results
 # input again with ASAN_OPTIONS=abort_on_error=1 shows.
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1:symbolize=1:malloc_context_size=0}
-[[ $ASAN_OPTIONS == *detect_leaks=1* ]] && detect_leaks=1 || detect_leaks=0
+[[ $ASAN_OPTIONS == *detect_leaks=0* ]] && detect_leaks=0 || detect_leaks=1
 status=0
 rows=()
 for target in "${targets[@]}"; do
