@@ -139,7 +139,11 @@ import Testing
         #expect(subscribed)
         rig.tag.press()
         #expect(await rig.wait { _ in rig.presses == [.single] }, "\(rig.events)")
-        #expect(rig.keychain.snapshot.lastError?.contains("no answer to ATT request") == true, "\(rig.keychain.snapshot.lastError ?? "none")")
+        #expect(await rig.wait { _ in rig.keychain.snapshot.lastError?.contains("no answer to ATT request") == true },
+                "\(rig.keychain.snapshot.lastError ?? "none")")
+        // A failed attempt, not a link that came and went: the wearer is told it is lost in time.
+        #expect(!rig.events.contains { $0 == .connected || { if case .disconnected = $0 { true } else { false } }($0) }, "\(rig.events)")
+        #expect(rig.keychain.snapshot.connections == 0 && rig.keychain.snapshot.drops == 0)
         await rig.shutDown()
     }
 

@@ -143,7 +143,13 @@ public final class BluetoothKeychain: KeychainLink {
                     continue
                 }
                 link = (bearer, session, ATTBearer.monotonicNow())
-                if let cutShort = session.cutShort { logger.info("keychain \(summary): set-up cut short (\(cutShort)); serving the presses it brought") }
+                Task { [post] in
+                    for await event in bearer.events { post.yield(.att(event, bearer)) }
+                }
+                // A set-up cut short by a timeout: its bearer has closed and only the presses it
+                // brought are served. It is a failed attempt, not a connection: no connected
+                // event and no drop, so a tag that always goes quiet is reported lost in time.
+                if session.cutShort != nil { continue }
                 shared.withLock {
                     $0.connected = true
                     $0.lastError = nil
@@ -152,9 +158,6 @@ public final class BluetoothKeychain: KeychainLink {
                 }
                 output.yield(.connected)
                 if let battery = session.battery { output.yield(.battery(percent: battery)) }
-                Task { [post] in
-                    for await event in bearer.events { post.yield(.att(event, bearer)) }
-                }
                 if beeping || testBeeping { setAlert(beeping ? profile.alarmLevel : 1) }
                 if beeping { after(beepRefresh, .refresh, in: .refresh) }
                 if session.batteryHandle != nil, !session.batteryNotifies { after(batteryReadInterval, .readBattery, in: .batteryRead) }
@@ -185,6 +188,10 @@ public final class BluetoothKeychain: KeychainLink {
                     }
                 case .closed(let error):
                     link = nil
+                    if let cutShort = current.session.cutShort {
+                        post.yield(.failed("set-up cut short: \(cutShort)"))
+                        continue
+                    }
                     // A link that lasted is a fresh start; one that dropped soon after opening (a
                     // tag at the edge of range, a battery that browns out when the beeper is set)
                     // counts as a failed attempt, or the loop would reconnect without pause.
