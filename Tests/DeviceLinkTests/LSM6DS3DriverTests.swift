@@ -259,6 +259,21 @@ import Testing
         Self.expectSteady(after, rig.driver.configuration)
     }
 
+    /// Held up inside the status read, after the chip answered: no clock tells that time from a
+    /// late drain, but words lost other than in whole patterns move the pattern position of the
+    /// next word from where the words read would put it, and the batch is a break.
+    @Test(arguments: models) func anOverflowWhileTheStatusReadWasHeldUpIsCaughtByThePattern(name: String) throws {
+        let rig = try Self.running(name)
+        rig.advance(periods: 10.75)
+        rig.bus.stallOnce(nanoseconds: 4_000_000_000, at: Self.address, register: 0x3A)
+        let (readings, report) = try rig.drain()
+        #expect(readings.isEmpty && report.overflowed, "\(report)")
+        rig.advance(periods: 5.75)
+        let (after, next) = try rig.drain()
+        #expect(after.count == 5 && !next.overflowed, "\(next)")
+        Self.expectSteady(after, rig.driver.configuration)
+    }
+
     /// A long read of a nearly full FIFO (a slow bus) empties it while words come: the words left
     /// plus those read exceed what it holds, yet nothing was lost, and nothing is thrown away.
     @Test(arguments: models) func aLongReadOfANearlyFullFIFOIsNoOverflow(name: String) throws {

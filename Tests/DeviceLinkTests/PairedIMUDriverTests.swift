@@ -47,7 +47,7 @@ import Testing
         let (_, bus, driver) = try Self.rig(SteadyMotion())
         let claim = I2CClaim(driver: "rtc-ds1307", device: "1-0068")
         bus.claims[0x68] = claim
-        #expect(throws: IMUError.claimed(chip: "ITG-3200 (the pair's gyroscope)", bus: "test-i2c", address: 0x68, claim: claim, unanswered: [0x69])) {
+        #expect(throws: IMUError.claimed(chip: "ITG-3200 (the pair's gyroscope)", bus: "test-i2c", address: 0x68, claim: claim, unanswered: [0x69], besides: nil)) {
             try driver.reset()
         }
     }

@@ -10,7 +10,8 @@ public enum IMUError: Error, Sendable, Equatable, CustomStringConvertible {
     /// unplugged. The source keeps looking.
     case absent(chip: String, bus: String, addresses: [UInt8])
     /// No free address answered, and a kernel driver has bound this one (see `I2CClaim`).
-    case claimed(chip: String, bus: String, address: UInt8, claim: I2CClaim, unanswered: [UInt8])
+    /// `besides`: what a free address answered instead, if anything (an unknown clone's identity).
+    case claimed(chip: String, bus: String, address: UInt8, claim: I2CClaim, unanswered: [UInt8], besides: String?)
     /// The chip did not come out of reset or start in time.
     case notReady(chip: String, bus: String, address: UInt8, detail: String)
 
@@ -24,10 +25,11 @@ public enum IMUError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .unsupported(chip, setting, reason): "\(chip): \(setting): \(reason)"
         case let .absent(chip, bus, addresses):
             "\(bus): no \(chip) answered at " + addresses.map { "0x" + String($0, radix: 16) }.joined(separator: ", ")
-        case let .claimed(chip, bus, address, claim, unanswered):
-            // The bound chip may be another (a clock): the free addresses' silence is said too.
+        case let .claimed(chip, bus, address, claim, unanswered, besides):
+            // The bound chip may be another (a clock): the free addresses' silence, or what one
+            // answered instead, is said too.
             (unanswered.isEmpty ? "\(bus): " : "\(bus): no \(chip) answered at " + unanswered.map { "0x" + String($0, radix: 16) }.joined(separator: ", ") + "; ")
-                + "0x\(String(address, radix: 16)) is not read, because \(claim)"
+                + "0x\(String(address, radix: 16)) is not read, because \(claim)" + (besides.map { "; besides, \($0)" } ?? "")
         case let .notReady(chip, bus, address, detail): "\(bus) at 0x\(String(address, radix: 16)): \(chip) \(detail)"
         }
     }

@@ -134,11 +134,11 @@ public final class I2CSensorSource: SensorSource {
         // as a fault the source keeps looking past (the wearer's SOS button works on meanwhile).
         let claimed = options.addresses.compactMap { address in bus.claim(address: address).map { (address, $0) } }
         let addresses = options.addresses.filter { address in !claimed.contains { $0.0 == address } }
+        var mismatch: IMUError?
         if let family = options.family, let first = IMUModel.first(of: family) {
             // A family holds siblings and clones (an MPU-9250 or a 0x98 clone for "mpu6500", an
             // LSM6DSL for "lsm6ds3"): the answer picks the model, whose driver settings differ.
             let siblings = (IMUModel.catalog + IMUModel.configured).filter { $0.family == family }
-            var mismatch: IMUError?
             for address in addresses {
                 var value: UInt8
                 do {
@@ -173,7 +173,9 @@ public final class I2CSensorSource: SensorSource {
         }
         guard let (model, address) = found else {
             let chip = options.family.flatMap(IMUModel.first(of:))?.name ?? "known IMU"
-            if let (address, claim) = claimed.first { throw .claimed(chip: chip, bus: bus.name, address: address, claim: claim, unanswered: addresses) }
+            if let (address, claim) = claimed.first {
+                throw .claimed(chip: chip, bus: bus.name, address: address, claim: claim, unanswered: addresses, besides: mismatch?.description)
+            }
             throw .absent(chip: chip, bus: bus.name, addresses: options.addresses)
         }
         let driver = IMUDriverFactory.make(model: model, bus: bus, address: address, clock: clock)

@@ -153,7 +153,8 @@ public final class LSM6DS3Driver: IMUDriver {
             bytesToRead -= chunk
         }
         let wordsRead = words - remaining % Self.patternWords
-        if try lostDuringDrain(words: words, wordsRead: wordsRead, countedAt: countedAt, answeredAt: answeredAt, configuration: configuration) {
+        if try lostDuringDrain(words: words, pattern: pattern, wordsRead: wordsRead, countedAt: countedAt, answeredAt: answeredAt,
+                               configuration: configuration) {
             readings.removeSubrange(before...)
             try resetFIFO()
             return IMUDrainReport(count: 0, overflowed: true, detail: "FIFO overrun while \(wordsRead) words were read")
@@ -165,23 +166,31 @@ public final class LSM6DS3Driver: IMUDriver {
     /// status was read moved its read pointer: the words read were later ones, after a gap, and
     /// the pattern position read no longer held (accelerometer words taken for gyroscope).
     /// OVER_RUN is no help afterwards (it means "completely filled" and clears as words are
-    /// read). Without a loss, the words left plus those read are the count plus every word that
-    /// came since, so a loss shows as fewer than surely came: at 0.9 of the rate (a slow chip)
-    /// from the status's answer to this read, less one pattern, and more than a pattern short.
-    /// Fullness alone would not do: a long read of a nearly full FIFO is emptying it while words
-    /// come. A hold-up inside the status read (after the chip answered) cannot be told this way.
+    /// read). Two things tell instead:
+    /// - the pattern position of the next word: without a loss it is the first one advanced by
+    ///   the words read; a loss of anything but whole patterns moves it, whenever it happened;
+    /// - the count: without a loss the words left plus those read are the first count plus every
+    ///   word that came since, so a loss shows as fewer than surely came (at 0.9 of the rate, a
+    ///   slow chip, from the status's answer to this read, less one pattern), more than a
+    ///   pattern short. Fullness alone would not do: a long read of a nearly full FIFO is
+    ///   emptying it while words come.
+    /// Whole patterns lost while the thread was held up inside the first status read (after
+    /// the chip answered) escape both; those words are aligned, only later than counted.
     /// The status is read again only when the words that could have come since the count (at the
     /// rate with a quarter more for a fast chip, and two patterns of margin) fill the FIFO, so a
     /// usual drain stays at two transfers.
-    private func lostDuringDrain(words: Int, wordsRead: Int, countedAt: Int64, answeredAt: Int64, configuration: IMUConfiguration) throws(IMUError) -> Bool {
-        let pattern = Double(Self.patternWords)
-        let most = Double(clock.nowNanoseconds() - countedAt) / 1e9 * configuration.rateHz * 1.25 * pattern + 2 * pattern
+    private func lostDuringDrain(words: Int, pattern: Int, wordsRead: Int, countedAt: Int64, answeredAt: Int64,
+                                 configuration: IMUConfiguration) throws(IMUError) -> Bool {
+        let unit = Double(Self.patternWords)
+        let most = Double(clock.nowNanoseconds() - countedAt) / 1e9 * configuration.rateHz * 1.25 * unit + 2 * unit
         guard Double(words) + most >= Double(capacityWords) else { return false }
         let checkedAt = clock.nowNanoseconds()
-        let status = try registers.read(LSM6Register.fifoStatus1, count: 2)
+        let status = try registers.read(LSM6Register.fifoStatus1, count: 4)
         let left = Int(status[0]) | Int(status[1] & countHighMask) << 8
-        let surely = max(0, Double(checkedAt - answeredAt) / 1e9 * configuration.rateHz * 0.9 - 1) * pattern
-        return Double(words) + surely - Double(left + wordsRead) > pattern
+        let next = Int(status[2]) | Int(status[3] & 0x03) << 8
+        if left > 0, next != (pattern + wordsRead) % Self.patternWords { return true }
+        let surely = max(0, Double(checkedAt - answeredAt) / 1e9 * configuration.rateHz * 0.9 - 1) * unit
+        return Double(words) + surely - Double(left + wordsRead) > unit
     }
 
     public func stop() throws(IMUError) {

@@ -54,7 +54,7 @@ public final class PairedIMUDriver: IMUDriver {
         guard let found else {
             let chip = "ITG-3200 (the pair's gyroscope)"
             if let (address, claim) = claimed {
-                throw .claimed(chip: chip, bus: bus.name, address: address, claim: claim, unanswered: itg.addresses.filter { $0 != address })
+                throw .claimed(chip: chip, bus: bus.name, address: address, claim: claim, unanswered: itg.addresses.filter { $0 != address }, besides: nil)
             }
             throw .absent(chip: chip, bus: bus.name, addresses: itg.addresses)
         }

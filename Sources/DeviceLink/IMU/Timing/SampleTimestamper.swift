@@ -78,12 +78,13 @@ public struct SampleTimestamper: Sendable {
         // Stamped at the nominal rate, a board off by e falls e·count periods behind (or ahead)
         // per batch: a 20-sample batch at 1 kHz, 0.5 ms at 2.5 %, which a tenth of the drift only
         // matches at 5 ms, past the 1.5 periods that mean lost samples. Until the rate is
-        // measured, large batches that fall behind are steered as firmly as that needs; small
+        // measured, large batches that fall behind are steered as firmly as that needs (all of
+        // the drift, up to a period and a half, for 40 samples and more); small
         // ones as ever, and so are stamps ahead of the clock (a fast board or a drain held up
         // before its count), which can never be taken for a loss.
         let needed = rateMeasured || drift <= 0 ? 0 : Double(count) * Self.unmeasuredRateError
-        let gain = min(0.5, max(steering, needed))
-        let limit = min(0.75, max(0.25, 1.5 * needed)) * period
+        let gain = min(1, max(steering, needed))
+        let limit = min(1.5, max(0.25, 1.5 * needed)) * period
         let correction = max(-limit, min(limit, gain * drift))
         let first = Int64((continued + correction).rounded())
         let lateDrift = Double(end - span) - continued
