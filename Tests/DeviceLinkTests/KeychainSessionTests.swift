@@ -10,6 +10,14 @@ import Testing
         return (bearer, try await KeychainSession.open(bearer, profile: profile))
     }
 
+    /// A bearer and a profile that give up on a request after 0.2 s.
+    static func connectImpatiently(_ peripheral: FakeGATTPeripheral) async throws -> (ATTBearer, KeychainProfile) {
+        var profile = KeychainProfile()
+        profile.requestTimeout = 0.2
+        let socket = try await FakePeripheralConnector(peripheral).connect(timeout: 1)
+        return (try ATTBearer(socket: socket, label: "test", defaultTimeout: 0.2), profile)
+    }
+
     @Test func anITagIsDiscoveredSubscribedAndItsLinkLossSilenced() async throws {
         let tag = try FakeGATTPeripheral(address: Self.address, database: .iTag(battery: 96))
         defer { tag.stop() }
@@ -119,12 +127,38 @@ import Testing
         var behaviour = FakePeripheralBehaviour()
         behaviour.silentOpcodes = [ATTOpcode.readByGroupTypeRequest.rawValue]
         tag.behaviour = behaviour
-        var profile = KeychainProfile()
-        profile.requestTimeout = 0.2
-        let socket = try await FakePeripheralConnector(tag).connect(timeout: 1)
-        let bearer = try ATTBearer(socket: socket, label: "test", defaultTimeout: 0.2)
+        let (bearer, profile) = try await Self.connectImpatiently(tag)
         await #expect(throws: KeychainSessionError.link(.timeout(request: 0x10, seconds: 0.2))) {
             _ = try await KeychainSession.open(bearer, profile: profile)
+        }
+    }
+
+    /// A clone whose button has no CCCD and whose last request in the set-up, the battery read or
+    /// the Link Loss write, goes unanswered: the timeout ended the bearer, so the session must say
+    /// it was cut short, not come back as set up with nothing left to ask.
+    @Test func aTimeoutOnTheLastOptionalRequestCutsTheSetUpShort() async throws {
+        let steps: [(service: BluetoothUUID, properties: GATTCharacteristicProperties, silent: ATTOpcode)] = [
+            (KeychainProfile.batteryService, [.read], .readRequest),
+            (KeychainProfile.linkLossService, [.read, .write], .writeRequest),
+        ]
+        for step in steps {
+            var db = FakeGATTDatabase()
+            db.service(BluetoothUUID(0x1800))
+            db.characteristic(BluetoothUUID(0x2A00), [.read], value: Array("iTAG".utf8))
+            db.service(KeychainProfile().buttonService)
+            db.characteristic(KeychainProfile().buttonCharacteristic, [.read], value: [0])
+            db.service(step.service)
+            db.characteristic(step.service == KeychainProfile.batteryService ? KeychainProfile.batteryLevel : KeychainProfile.alertLevel,
+                              step.properties, value: [1])
+            let tag = try FakeGATTPeripheral(address: Self.address, database: db)
+            defer { tag.stop() }
+            var behaviour = FakePeripheralBehaviour()
+            behaviour.silentOpcodes = [step.silent.rawValue]
+            tag.behaviour = behaviour
+            let (bearer, profile) = try await Self.connectImpatiently(tag)
+            defer { bearer.close() }
+            let session = try await KeychainSession.open(bearer, profile: profile)
+            #expect(session.cutShort == .timeout(request: step.silent.rawValue, seconds: 0.2), "\(step.service)")
         }
     }
 }

@@ -43,6 +43,15 @@ public struct KeychainSession: Sendable {
                     }
                 }
             }
+            // Reads and writes a tag may refuse are left out too; a timeout among them still ends
+            // the set-up here, as it ended the bearer, or a tag with nothing asked after it would
+            // come back as set up with its bearer dead.
+            func tolerated<T>(_ body: () async throws(ATTError) -> T) async throws(ATTError) -> T? {
+                do throws(ATTError) { return try await body() } catch {
+                    if case .timeout = error { throw error }
+                    return nil
+                }
+            }
             var battery: Int?
             var batteryNotifies = false
             var batteryCharacteristic: GATTCharacteristic?
@@ -52,13 +61,19 @@ public struct KeychainSession: Sendable {
                 batteryCharacteristic = try await optional(KeychainProfile.batteryService, KeychainProfile.batteryLevel)
                 if let batteryCharacteristic {
                     // Above 100 is no percentage (some tags send 255 for "unknown").
-                    battery = try? await gatt.read(batteryCharacteristic.valueHandle).first.flatMap { $0 <= 100 ? Int($0) : nil }
+                    battery = try await tolerated { () async throws(ATTError) in
+                        try await gatt.read(batteryCharacteristic.valueHandle)
+                    }?.first.flatMap { $0 <= 100 ? Int($0) : nil }
                     if batteryCharacteristic.properties.contains(.notify) {
-                        batteryNotifies = (try? await subscribe(batteryCharacteristic, gatt)) != nil
+                        batteryNotifies = try await tolerated { () async throws(ATTError) in
+                            try await subscribe(batteryCharacteristic, gatt)
+                        } != nil
                     }
                 }
                 if let linkLoss = try await optional(KeychainProfile.linkLossService, KeychainProfile.alertLevel) {
-                    try? await gatt.write(linkLoss.valueHandle, [profile.linkLossAlert ? 2 : 0])
+                    _ = try await tolerated { () async throws(ATTError) in
+                        try await gatt.write(linkLoss.valueHandle, [profile.linkLossAlert ? 2 : 0])
+                    }
                 }
                 alert = try await optional(KeychainProfile.immediateAlertService, KeychainProfile.alertLevel)
             } catch {
