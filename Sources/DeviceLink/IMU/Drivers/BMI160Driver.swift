@@ -171,13 +171,14 @@ public final class BMI160Driver: IMUDriver {
     /// so a usual drain, and a full one of `usableFrames`, stays at two transfers.
     private func lostDuringDrain(length: Int, bytesRead: Int, countedAt: Int64, answeredAt: Int64, configuration: IMUConfiguration) throws(IMUError) -> Bool {
         let frame = Double(R.frameBytes)
-        let most = (Double(clock.nowNanoseconds() - countedAt) / 1e9 * configuration.rateHz * 1.25 + 1) * frame
+        let arrivals = FIFOArrivals(rateHz: configuration.rateHz)
+        let most = (arrivals.most(from: countedAt, to: clock.nowNanoseconds()) + 1) * frame
         guard Double(length) + most > Double(R.fifoBytes) else { return false }
         // Not the drain's buffer: it holds the frames.
         let checkedAt = clock.nowNanoseconds()
         let head = try registers.read(R.intStatus1, count: 7)
         let left = Int(head[5]) | Int(head[6] & 0x07) << 8
-        let surely = max(0, Double(checkedAt - answeredAt) / 1e9 * configuration.rateHz * 0.9 - 1) * frame
+        let surely = arrivals.surely(from: answeredAt, to: checkedAt) * frame
         return Double(length) + surely - Double(left + bytesRead) > frame
     }
 

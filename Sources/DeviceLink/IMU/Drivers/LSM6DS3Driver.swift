@@ -182,14 +182,15 @@ public final class LSM6DS3Driver: IMUDriver {
     private func lostDuringDrain(words: Int, pattern: Int, wordsRead: Int, countedAt: Int64, answeredAt: Int64,
                                  configuration: IMUConfiguration) throws(IMUError) -> Bool {
         let unit = Double(Self.patternWords)
-        let most = Double(clock.nowNanoseconds() - countedAt) / 1e9 * configuration.rateHz * 1.25 * unit + 2 * unit
+        let arrivals = FIFOArrivals(rateHz: configuration.rateHz)
+        let most = (arrivals.most(from: countedAt, to: clock.nowNanoseconds()) + 2) * unit
         guard Double(words) + most >= Double(capacityWords) else { return false }
         let checkedAt = clock.nowNanoseconds()
         let status = try registers.read(LSM6Register.fifoStatus1, count: 4)
         let left = Int(status[0]) | Int(status[1] & countHighMask) << 8
         let next = Int(status[2]) | Int(status[3] & 0x03) << 8
         if left > 0, next != (pattern + wordsRead) % Self.patternWords { return true }
-        let surely = max(0, Double(checkedAt - answeredAt) / 1e9 * configuration.rateHz * 0.9 - 1) * unit
+        let surely = arrivals.surely(from: answeredAt, to: checkedAt) * unit
         return Double(words) + surely - Double(left + wordsRead) > unit
     }
 

@@ -142,8 +142,7 @@ public final class LSM6DSODriver: IMUDriver {
     /// the status was long enough to fill the FIFO at the rate, with a quarter more for a fast
     /// chip and two slots of margin, so a usual drain stays at two transfers.
     private func overrunDuringDrain(words: Int, since countedAt: Int64, configuration: IMUConfiguration) throws(IMUError) -> Bool {
-        let seconds = Double(clock.nowNanoseconds() - countedAt) / 1e9
-        let arrived = seconds * configuration.rateHz * 1.25 * 2 + 2 * 2
+        let arrived = (FIFOArrivals(rateHz: configuration.rateHz).most(from: countedAt, to: clock.nowNanoseconds()) + 2) * 2
         guard Double(words) + arrived >= Double(Self.capacityWords) else { return false }
         return try registers.read(LSM6Register.fifoStatus2) & 0x48 != 0
     }

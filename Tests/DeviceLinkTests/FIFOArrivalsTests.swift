@@ -1,0 +1,38 @@
+import Testing
+@testable import DeviceLink
+
+@Suite struct FIFOArrivalsTests {
+    /// Samples a chip at `rateHz`, first writing at `phase` seconds, writes in (start, end].
+    static func written(rateHz: Double, phase: Double, from start: Double, to end: Double) -> Int {
+        Int(((end - phase) * rateHz).rounded(.down)) - Int(((start - phase) * rateHz).rounded(.down))
+    }
+
+    /// Whatever the chip's phase and its real rate within the bounds' assumption, what it wrote
+    /// over a stretch lies between the sure count and the most, plus the one that may land at
+    /// once (the drivers' margin).
+    @Test(arguments: [25.0, 200.0, 1000.0, 1666.0])
+    func whatAChipWritesLiesBetweenTheBounds(nominalHz: Double) {
+        let arrivals = FIFOArrivals(rateHz: nominalHz)
+        for factor in stride(from: 0.9, through: 1.25, by: 0.05) {
+            for phase in stride(from: 0.0, to: 1 / (nominalHz * factor), by: 1 / (nominalHz * factor) / 7) {
+                for milliseconds in [0, 1, 3, 17, 80, 333, 1200] {
+                    let start: Int64 = 5_000_000_000
+                    let end = start + Int64(milliseconds) * 1_000_000
+                    let count = Self.written(rateHz: nominalHz * factor, phase: phase, from: Double(start) / 1e9, to: Double(end) / 1e9)
+                    let bounds = (surely: arrivals.surely(from: start, to: end), most: arrivals.most(from: start, to: end))
+                    #expect(bounds.surely <= Double(count) && Double(count) <= bounds.most + 1,
+                            "\(count) samples at \(factor) × \(nominalHz) Hz in \(milliseconds) ms, phase \(phase): \(bounds)")
+                }
+            }
+        }
+    }
+
+    /// The sure count must grow with time, or a drain held up long enough to lose samples would
+    /// never show them missing.
+    @Test func theSureCountGrowsWithTheStretch() {
+        let arrivals = FIFOArrivals(rateHz: 200)
+        #expect(arrivals.surely(from: 0, to: 0) == 0)
+        #expect(arrivals.surely(from: 0, to: 1_000_000_000) >= 179)
+        #expect(arrivals.most(from: 0, to: 1_000_000_000) <= 250)
+    }
+}
