@@ -17,17 +17,19 @@ struct I2CProbe {
     func run() -> Bool {
         let found: [IMUIdentity]
         let opened: any I2CBus
+        var claims: [(address: UInt8, claim: I2CClaim)] = []
         do {
             opened = try openBus()
+            claims = IMUIdentity.addresses.compactMap { address in opened.claim(address: address).map { (address, $0) } }
             // Bound addresses are neither read nor written (i2cdetect shows them as UU).
-            found = try IMUIdentity.scan(opened, addresses: IMUIdentity.addresses.filter { opened.claim(address: $0) == nil })
+            found = try IMUIdentity.scan(opened, addresses: IMUIdentity.addresses.filter { address in !claims.contains { $0.address == address } })
         } catch {
             out.write("i2c:       \(error)\(error.errno == ENOENT ? " (is I2C enabled? raspi-config, or dtparam=i2c_arm=on)" : "")\n")
             return false
         }
         let name = simulate.map { "simulated \($0.rawValue)" } ?? bus
-        for address in IMUIdentity.addresses {
-            if let claim = opened.claim(address: address) { out.write("i2c:       \(name): 0x\(String(address, radix: 16)) not read: \(claim)\n") }
+        for (address, claim) in claims {
+            out.write("i2c:       \(name): 0x\(String(address, radix: 16)) not read: \(claim)\n")
         }
         guard !found.isEmpty else {
             out.write("i2c:       \(name): no known IMU answered at \(IMUIdentity.addresses.map { "0x" + String($0, radix: 16) }.joined(separator: ", "))\n")
