@@ -36,11 +36,11 @@ import Testing
         try #require(IMUModel.catalog.first { $0.name == "LSM6DSO" })
     }
 
-    static func rig() throws -> Rig {
+    static func rig(motion: any SimulatedMotion = Steady()) throws -> Rig {
         let model = try model()
         let clock = ManualIMUClock()
         let bus = SimulatedI2CBus(name: "test-i2c", clock: clock)
-        let chip = SimulatedLSM6DSO(model: model, motion: Steady(), clock: clock)
+        let chip = SimulatedLSM6DSO(model: model, motion: motion, clock: clock)
         bus.attach(chip, at: address)
         return Rig(clock: clock, bus: bus, chip: chip, driver: LSM6DSODriver(model: model, bus: bus, address: address, clock: clock))
     }
@@ -269,6 +269,33 @@ import Testing
         Self.expectSteady(readings, rig.driver.configuration)
         rig.advance(periods: 1)
         #expect(try rig.drain().0.count == 1)
+    }
+
+    /// The data sheet does not fix which sensor's word a slot holds first. Either way a reading
+    /// pairs the two words of one slot (TAG_CNT), not a slot's gyroscope word with the next
+    /// slot's accelerometer word: the motion ramps, so each reading shows the times of its two
+    /// words, half a period apart in the simulator, with the sign of their order.
+    @Test(arguments: [false, true])
+    func wordsPairByTheirSlotInEitherOrder(accelerometerFirst: Bool) throws {
+        struct Ramp: SimulatedMotion {
+            func reading(atSeconds seconds: Double) -> IMUReading {
+                IMUReading(acceleration: SIMD3(Float(seconds), 0, 1), angularRate: SIMD3(Float(seconds) * 100, 0, 0))
+            }
+        }
+        let rig = try Self.rig(motion: Ramp())
+        rig.chip.accelerometerFirst = accelerometerFirst
+        try rig.driver.reset()
+        let configuration = try rig.driver.configure(IMURequest(rateHz: 200))
+        try rig.driver.start()
+        rig.advance(periods: 10.75)
+        let (readings, report) = try rig.drain()
+        #expect(readings.count == 10 && report.partialBytes == 0, "\(readings.count) readings, \(report)")
+        let period = 1 / configuration.rateHz
+        for reading in readings {
+            let gyroscopeLead = Double(reading.angularRate.x) / 100 - Double(reading.acceleration.x)
+            #expect(abs(gyroscopeLead - (accelerometerFirst ? 0.5 : -0.5) * period) < 0.25 * period,
+                    "gyroscope word \(gyroscopeLead / period) periods after its accelerometer word")
+        }
     }
 
     // MARK: Polling

@@ -1,6 +1,7 @@
 /// LSM6DSO and LSM6DSOX: the LSM6DS3's control registers and sensitivities with a tagged FIFO,
 /// where each 7-byte word says which sensor it holds (tag = byte >> 3: 0x01 gyroscope,
-/// 0x02 accelerometer; kernel `st_lsm6dsx_read_tagged_fifo`).
+/// 0x02 accelerometer; kernel `st_lsm6dsx_read_tagged_fifo`) and its time slot (TAG_CNT, bits
+/// 2:1, counting slots modulo 4).
 public final class LSM6DSODriver: IMUDriver {
     public let model: IMUModel
     public let bus: any I2CBus
@@ -12,9 +13,9 @@ public final class LSM6DSODriver: IMUDriver {
     private var rateCode: UInt8 = 0
     private var accelerometerBits: UInt8 = 0
     private var gyroscopeBits: UInt8 = 0
-    /// The gyroscope word read last and not yet paired: a reading needs the accelerometer word
-    /// of its time slot, which may come in the next drain.
-    private var pendingGyroscope: SIMD3<Float>?
+    /// The word read last and not yet paired: a reading needs both sensors' words of one time
+    /// slot, and the other may come in the next drain.
+    private var pendingWord: (sensor: UInt8, slot: UInt8, vector: SIMD3<Float>)?
 
     static let wordBytes = 7
     /// 3 KB of data: 512 words (kernel max_fifo_size for the LSM6DSO/DSOX).
@@ -35,7 +36,7 @@ public final class LSM6DSODriver: IMUDriver {
     public func reset() throws(IMUError) {
         try core.reset()
         configuration = nil
-        pendingGyroscope = nil
+        pendingWord = nil
     }
 
     public func configure(_ request: IMURequest) throws(IMUError) -> IMUConfiguration {
@@ -90,7 +91,7 @@ public final class LSM6DSODriver: IMUDriver {
 
     /// Bypass empties the FIFO and clears its overrun; continuous mode starts it again.
     private func resetFIFO() throws(IMUError) {
-        pendingGyroscope = nil
+        pendingWord = nil
         try registers.write(LSM6Register.tagFIFOMode, LSM6Register.fifoBypass)
         try registers.write(LSM6Register.tagFIFOMode, LSM6Register.fifoContinuous)
     }
@@ -131,7 +132,7 @@ public final class LSM6DSODriver: IMUDriver {
             try resetFIFO()
             return IMUDrainReport(count: 0, overflowed: true, detail: "FIFO overrun while \(words) words were read")
         }
-        return IMUDrainReport(count: readings.count - before, partialBytes: pendingGyroscope == nil ? 0 : Self.wordBytes)
+        return IMUDrainReport(count: readings.count - before, partialBytes: pendingWord == nil ? 0 : Self.wordBytes)
     }
 
     /// A full FIFO overwrites its oldest whole words, and their tags keep every word read
@@ -147,26 +148,28 @@ public final class LSM6DSODriver: IMUDriver {
         return try registers.read(LSM6Register.fifoStatus2) & 0x48 != 0
     }
 
-    /// Pairs an accelerometer word with the gyroscope word before it (the chip writes a time
-    /// slot's gyroscope word first). An accelerometer word without one lost its partner (a
-    /// drain cut short) and is dropped, so the pairs realign at the next slot; other tags
-    /// (timestamp, temperature) are not batched and are skipped.
+    /// Pairs each word with the other sensor's word of the same time slot, in whichever order
+    /// the chip wrote them (the data sheet does not fix it). A word whose partner never comes
+    /// (a drain cut short, a sensor that started later) is dropped when the next word is not
+    /// its partner, so the pairs realign at the next slot; other tags (timestamp, temperature)
+    /// are not batched and are skipped.
     private func take(_ raw: UnsafeRawBufferPointer, at offset: Int, configuration: IMUConfiguration, into readings: inout [IMUReading]) {
-        switch raw[offset] >> 3 {
-        case Self.gyroscopeTag:
-            pendingGyroscope = LSM6Core.vector(raw, at: offset + 1, lsbPerUnit: configuration.gyroscopeLSBPerDPS)
-        case Self.accelerometerTag:
-            guard let gyroscope = pendingGyroscope else { return }
-            readings.append(IMUReading(acceleration: LSM6Core.vector(raw, at: offset + 1, lsbPerUnit: configuration.accelerometerLSBPerG),
-                                       angularRate: gyroscope))
-            pendingGyroscope = nil
-        default:
-            break
+        let sensor = raw[offset] >> 3
+        let slot = raw[offset] >> 1 & 0x03
+        let isGyroscope = sensor == Self.gyroscopeTag
+        guard isGyroscope || sensor == Self.accelerometerTag else { return }
+        let vector = LSM6Core.vector(raw, at: offset + 1,
+                                     lsbPerUnit: isGyroscope ? configuration.gyroscopeLSBPerDPS : configuration.accelerometerLSBPerG)
+        guard let partner = pendingWord, partner.sensor != sensor, partner.slot == slot else {
+            pendingWord = (sensor, slot, vector)
+            return
         }
+        readings.append(IMUReading(acceleration: isGyroscope ? partner.vector : vector, angularRate: isGyroscope ? vector : partner.vector))
+        pendingWord = nil
     }
 
     public func stop() throws(IMUError) {
-        pendingGyroscope = nil
+        pendingWord = nil
         try registers.write(LSM6Register.tagFIFOMode, LSM6Register.fifoBypass)
         try registers.write(LSM6Register.ctrl1XL, accelerometerBits)
         try registers.write(LSM6Register.ctrl2G, gyroscopeBits)

@@ -53,8 +53,8 @@ public final class SimulatedLSM6DS3: SimulatedLSM6Chip {
         let gyroscope = active && gyroscopeInFIFO ? fifoRate * rateFactor : 0
         let accelerometer = active && accelerometerInFIFO ? fifoRate * rateFactor : 0
         if gyroscope != (gyroscopeBatch?.rateHz ?? 0) || accelerometer != (accelerometerBatch?.rateHz ?? 0) {
-            gyroscopeBatch = batchSchedule(rate: gyroscope / rateFactor, isGyroscope: true, at: now)
-            accelerometerBatch = batchSchedule(rate: accelerometer / rateFactor, isGyroscope: false, at: now)
+            gyroscopeBatch = batchSchedule(rate: gyroscope / rateFactor, lagging: false, at: now)
+            accelerometerBatch = batchSchedule(rate: accelerometer / rateFactor, lagging: true, at: now)
         }
     }
 

@@ -13,6 +13,9 @@ public final class SimulatedLSM6DSO: SimulatedLSM6Chip {
     private var accelerometerBatch: SampleSchedule?
     private var latch = [UInt8](repeating: 0, count: 7)
     private var overrunLatched = false
+    /// Each slot's accelerometer word before its gyroscope word. The data sheet does not fix the
+    /// order within a slot; the tags' TAG_CNT, not the order, pairs them.
+    public var accelerometerFirst = false
 
     public init(model: IMUModel, motion: any SimulatedMotion = RestingMotion(), clock: any IMUClock, rateFactor: Double = 1) {
         // PIN_CTRL 0x3F and CTRL9_XL 0xE0 at power-on (data sheet register table).
@@ -37,10 +40,10 @@ public final class SimulatedLSM6DSO: SimulatedLSM6Chip {
         let gyroscope = active ? min(rate(code: registers[0x09] >> 4), gyroscopeRate) : 0
         let accelerometer = active ? min(rate(code: registers[0x09] & 0x0F), accelerometerRate) : 0
         if gyroscope * rateFactor != (gyroscopeBatch?.rateHz ?? 0) {
-            gyroscopeBatch = batchSchedule(rate: gyroscope, isGyroscope: true, at: now)
+            gyroscopeBatch = batchSchedule(rate: gyroscope, lagging: accelerometerFirst, at: now)
         }
         if accelerometer * rateFactor != (accelerometerBatch?.rateHz ?? 0) {
-            accelerometerBatch = batchSchedule(rate: accelerometer, isGyroscope: false, at: now)
+            accelerometerBatch = batchSchedule(rate: accelerometer, lagging: !accelerometerFirst, at: now)
         }
     }
 

@@ -130,13 +130,13 @@ public class SimulatedLSM6Chip: SimulatedRegisterChip {
         }
     }
 
-    /// A FIFO batch schedule for one sensor: `rate` from `now`, the accelerometer's half a period
-    /// later. The model lets a gyroscope set land before its accelerometer set, so a drain can
-    /// find a pattern half written, as a read racing the chip's FIFO write does.
-    func batchSchedule(rate: Double, isGyroscope: Bool, at now: Int64) -> SampleSchedule? {
+    /// A FIFO batch schedule for one sensor: `rate` from `now`, half a period later when
+    /// `lagging` (the accelerometer's, so a gyroscope set lands before its accelerometer set and
+    /// a drain can find a pattern half written, as a read racing the chip's FIFO write does).
+    func batchSchedule(rate: Double, lagging: Bool, at now: Int64) -> SampleSchedule? {
         guard rate > 0 else { return nil }
         let effective = rate * rateFactor
-        let lag = isGyroscope ? 0 : Int64(0.5e9 / effective)
+        let lag = lagging ? Int64(0.5e9 / effective) : 0
         return SampleSchedule(startNanoseconds: now + lag, rateHz: effective)
     }
 
