@@ -147,6 +147,40 @@ import Testing
         await rig.shutDown()
     }
 
+    /// The link drops in the set-up right after the button was subscribed and a press came.
+    /// Decided at once, the press is served: a moment later, on a finished link, it would have
+    /// been. Still being classified, it is taken as the tag switched off by a long press, as on
+    /// any link. Either way the attempt failed: no connection is counted.
+    @Test(arguments: [true, false])
+    func aPressBeforeTheLinkDropsInTheSetUpIsServedAsOnAnyLink(atOnce: Bool) async throws {
+        // Where the subscription comes in an iTag's set-up: the request after it is dropped.
+        let probe = try FakeGATTPeripheral(address: Self.address)
+        let socket = try await FakePeripheralConnector(probe).connect(timeout: 1)
+        let bearer = try ATTBearer(socket: socket, label: "probe", defaultTimeout: 2)
+        _ = try await KeychainSession.open(bearer, profile: KeychainProfile())
+        bearer.close()
+        probe.stop()
+        let subscription = try #require(probe.record.received.firstIndex {
+            if case .writeRequest(_, [0x01, 0x00]) = $0 { true } else { false }
+        })
+        var behaviour = FakePeripheralBehaviour()
+        behaviour.pressedOnSubscription = true
+        behaviour.disconnectAfterRequests = subscription + 2
+        let rig = try Rig(timing: PressTiming(debounce: 0.05, window: 1), atOnce: atOnce, behaviour: behaviour)
+        #expect(await rig.wait { _ in rig.keychain.snapshot.lastError?.contains("set-up cut short") == true },
+                "\(rig.keychain.snapshot.lastError ?? "none")")
+        // Every attempt is cut short the same way, each with its press.
+        if atOnce {
+            #expect(await rig.wait { _ in !rig.presses.isEmpty && rig.presses.allSatisfy { $0 == .single } }, "\(rig.events)")
+        } else {
+            try await Task.sleep(for: .milliseconds(1500))
+            #expect(rig.presses.isEmpty, "\(rig.events)")
+        }
+        #expect(!rig.events.contains(.connected), "\(rig.events)")
+        #expect(rig.keychain.snapshot.connections == 0)
+        await rig.shutDown()
+    }
+
     @Test func theBeeperFollowsAndIsRestoredAfterAReconnect() async throws {
         let rig = try Rig(beepRefresh: 0.1)
         #expect(await rig.connected())

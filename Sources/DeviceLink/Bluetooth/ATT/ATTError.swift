@@ -24,6 +24,15 @@ public enum ATTError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The value does not fit in one PDU at the negotiated MTU.
     case valueTooLong(count: Int, limit: Int)
 
+    /// The bearer is over after this error (no request may follow); after the others the peer
+    /// answered, however badly, and the bearer goes on.
+    public var endsBearer: Bool {
+        switch self {
+        case .timeout, .disconnected, .closed, .system: true
+        case .errorResponse, .malformed, .unexpectedResponse, .protocolViolation, .valueTooLong: false
+        }
+    }
+
     public var description: String {
         func hex(_ value: UInt8) -> String { "0x" + String(value, radix: 16) }
         switch self {

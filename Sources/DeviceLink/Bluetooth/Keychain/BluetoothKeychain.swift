@@ -146,10 +146,14 @@ public final class BluetoothKeychain: KeychainLink {
                 Task { [post] in
                     for await event in bearer.events { post.yield(.att(event, bearer)) }
                 }
-                // A set-up cut short by a timeout: its bearer has closed and only the presses it
-                // brought are served. It is a failed attempt, not a connection: no connected
-                // event and no drop, so a tag that always goes quiet is reported lost in time.
-                if session.cutShort != nil { continue }
+                // A set-up cut short (a timeout, the link dropping): its bearer has ended (closing
+                // it again is harmless) and only the presses it brought are served. It is a
+                // failed attempt, not a connection: no connected event and no drop, so a tag that
+                // always goes quiet is reported lost in time.
+                if session.cutShort != nil {
+                    bearer.close()
+                    continue
+                }
                 shared.withLock {
                     $0.connected = true
                     $0.lastError = nil
@@ -188,6 +192,14 @@ public final class BluetoothKeychain: KeychainLink {
                     }
                 case .closed(let error):
                     link = nil
+                    // A tag switched off drops the link, in its set-up too; one that stopped
+                    // answering (a request timed out) did not, and its presses stand.
+                    var timedOut = false
+                    if case .timeout? = error { timedOut = true }
+                    let discarded = timedOut ? 0 : classifier.withLock { $0.flush() }
+                    if discarded > 0 {
+                        logger.info("keychain \(summary): \(discarded) press(es) followed by the link dropping, taken as the tag switched off by a long press")
+                    }
                     if let cutShort = current.session.cutShort {
                         post.yield(.failed("set-up cut short: \(cutShort)"))
                         continue
@@ -197,14 +209,6 @@ public final class BluetoothKeychain: KeychainLink {
                     // counts as a failed attempt, or the loop would reconnect without pause.
                     let lasted = Double(ATTBearer.monotonicNow() - current.openedAt) / 1e9
                     failures = lasted >= Self.stableLinkSeconds ? 0 : failures + 1
-                    // A tag switched off drops the link; one that stopped answering (a request timed
-                    // out) did not, and its presses stand.
-                    var timedOut = false
-                    if case .timeout? = error { timedOut = true }
-                    let discarded = timedOut ? 0 : classifier.withLock { $0.flush() }
-                    if discarded > 0 {
-                        logger.info("keychain \(summary): \(discarded) press(es) followed by the link dropping, taken as the tag switched off by a long press")
-                    }
                     let reason = error?.description ?? "link closed"
                     shared.withLock {
                         $0.connected = false

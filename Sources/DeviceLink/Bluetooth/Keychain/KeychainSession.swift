@@ -10,8 +10,8 @@ public struct KeychainSession: Sendable {
     public let battery: Int?
     /// The level is notified when it changes; otherwise it must be read again now and then.
     public let batteryNotifies: Bool
-    /// The timeout that cut the set-up short after the button was subscribed: the bearer has
-    /// closed, and only the presses it already holds are left to serve.
+    /// What ended the bearer after the button was subscribed (a timeout, the link dropping):
+    /// the set-up was cut short, and only the presses the bearer already holds are left to serve.
     public var cutShort: ATTError?
 
     /// Discovers and subscribes. Optional services failing (a clone refusing Link Loss, a battery
@@ -30,27 +30,19 @@ public struct KeychainSession: Sendable {
                                                     services: services.map(\.uuid))
             }
             try await subscribe(button, gatt)
-            // The rest is optional: a part the tag refuses or describes against the rules is
-            // left out, since the button works without it. A lost link ends the set-up. A timeout
-            // ends the bearer (no request may follow), but a press may already have come on it:
-            // the session is returned with what it has, so the keychain serves the presses the
-            // bearer holds before it sees the bearer close.
-            func optional(_ service: BluetoothUUID, _ uuid: BluetoothUUID) async throws(ATTError) -> GATTCharacteristic? {
-                do throws(ATTError) { return try await characteristic(service, uuid) } catch {
-                    switch error {
-                    case .errorResponse, .protocolViolation: return nil
-                    default: throw error
-                    }
-                }
-            }
-            // Reads and writes a tag may refuse are left out too; a timeout among them still ends
-            // the set-up here, as it ended the bearer, or a tag with nothing asked after it would
-            // come back as set up with its bearer dead.
+            // The rest is optional: a part the tag refuses, answers badly or describes against
+            // the rules is left out, since the button works without it. An error that ends the
+            // bearer (a timeout, the link dropping) ends the set-up, but a press may already
+            // have come on it: the session is returned with what it has, so the keychain serves
+            // the presses the bearer holds, by the rules of any link, before it sees it close.
             func tolerated<T>(_ body: () async throws(ATTError) -> T) async throws(ATTError) -> T? {
                 do throws(ATTError) { return try await body() } catch {
-                    if case .timeout = error { throw error }
+                    if error.endsBearer { throw error }
                     return nil
                 }
+            }
+            func optional(_ service: BluetoothUUID, _ uuid: BluetoothUUID) async throws(ATTError) -> GATTCharacteristic? {
+                try await tolerated { () async throws(ATTError) in try await characteristic(service, uuid) } ?? nil
             }
             var battery: Int?
             var batteryNotifies = false
@@ -77,7 +69,6 @@ public struct KeychainSession: Sendable {
                 }
                 alert = try await optional(KeychainProfile.immediateAlertService, KeychainProfile.alertLevel)
             } catch {
-                guard case .timeout = error else { throw error }
                 cutShort = error
             }
             return KeychainSession(gatt: gatt, buttonHandle: button.valueHandle, batteryHandle: batteryCharacteristic?.valueHandle,

@@ -185,8 +185,13 @@ public final class FakeGATTPeripheral: Sendable {
             state.withLock { $0.record.confirmations += 1 }
             return
         }
+        var pressNow = false
         let (answer, delay, hangUp) = state.withLock { state -> ([UInt8]?, Double, Bool) in
             guard state.connection?.socket === socket else { return (nil, 0, false) }
+            if state.behaviour.pressedOnSubscription, case .writeRequest(let handle, let value)? = pdu, value.first.map({ $0 != 0 }) ?? false,
+               handle == state.database.handles(service: button.service, characteristic: button.characteristic)?.configuration {
+                pressNow = true
+            }
             state.record.received.append(pdu ?? .other(opcode: opcode, parameters: Array(frame.dropFirst())))
             let isCommand = ATTOpcode.isCommand(opcode)
             if !isCommand { state.connection?.requests += 1 }
@@ -205,6 +210,7 @@ public final class FakeGATTPeripheral: Sendable {
         if hangUp {
             dropConnection(socket)
         } else if let answer {
+            if pressNow { press() }
             enqueue(answer, delay: delay)
         }
     }

@@ -14,6 +14,9 @@ public struct FakePeripheralBehaviour: Sendable, Equatable {
     /// Firmware that stops answering requests once a characteristic is subscribed (a hang after
     /// the CCCD write) while it still notifies presses.
     public var silentOnceSubscribed = false
+    /// The wearer presses as the button is subscribed: the press goes out before the
+    /// subscription's answer, so it is on the bearer before the set-up goes on.
+    public var pressedOnSubscription = false
     /// The server's receive MTU in Exchange MTU (iTags answer 23).
     public var mtu: UInt16 = 23
     /// Services whose discovery (a request starting inside them) is refused with this code, as
