@@ -131,6 +131,26 @@ import Glibc
         await rig.stop()
     }
 
+    /// A keychain that never connects after a start (its battery went flat meanwhile) sends no
+    /// drop: the search itself is recorded as a loss once it lasts the warning time, and the
+    /// wearer is told. One that connects in time leaves no trace of the search.
+    @Test func aKeychainThatNeverConnectsIsReportedLost() async throws {
+        let rig = try Rig(policy: try KeychainPressPolicy(), linkLostWarning: 0.3, lostMessageAfter: 0.5)
+        #expect(await Self.eventually { (try? rig.store.snapshot { try $0.keychainLostSince() }) != nil }, "lost since the start")
+        #expect(await Self.eventually { (try? rig.store.due(at: Int64.max).contains { $0.kind == MessageKind.keychainLost.rawValue }) == true })
+        rig.tag.send(.connected)
+        #expect(await Self.eventually { (try? rig.store.snapshot { try $0.keychainLostSince() }) == nil })
+        await rig.stop()
+
+        let prompt = try Rig(policy: try KeychainPressPolicy(), linkLostWarning: 0.3, lostMessageAfter: 0.5)
+        prompt.tag.send(.connected)
+        #expect(await Self.eventually { prompt.keychain.status["state"] as? String == "connected" })
+        try await Task.sleep(for: .milliseconds(800))
+        #expect(try prompt.store.snapshot { try $0.keychainLostSince() } == nil)
+        #expect(try !prompt.store.due(at: Int64.max).contains { $0.kind == MessageKind.keychainLost.rawValue })
+        await prompt.stop()
+    }
+
     /// A radio whose adapter is switched off, as the kernel reports it to a connect.
     struct AdapterOff: KeychainConnector {
         var summary: String { "adapter off" }

@@ -33,6 +33,8 @@ final class KeychainService: Service {
         var paired = false
         var summary = ""
         var connected = false
+        /// The link has been up since this search began.
+        var everConnected = false
         /// When the link dropped or the search began (monotonic ns).
         var lostSince: Int64?
         var reason: String?
@@ -137,14 +139,34 @@ final class KeychainService: Service {
                 state.withLock { $0 = LinkState(paired: true, summary: link.summary, lostSince: MonotonicTime.nowNanoseconds()) }
                 if beeping.withLock({ $0 }) { await link.setBeeping(true) }
                 let runner = Task { await link.run() }
+                let search = reportSearchIfItLasts(since: WorkflowService.utcNow())
                 for await event in link.events { handle(event) }
                 await runner.value
+                search?.cancel()
                 current.withLock { $0 = nil }
             }
         } onGracefulShutdown: { [self] in
             stopping.withLock { $0 = true }
             reloadContinuation.finish()
             current.withLock { $0 }?.stop()
+        }
+    }
+
+    /// A keychain that never connects (its battery flat after a power cut, left at home) sends
+    /// no event: only a drop records the keychain as lost for the workflow, which tells the
+    /// wearer. So a search that lasts `linkLostWarning` from the link's start is recorded as lost
+    /// since then. Not at once: every start and reload would note a loss and a return a few
+    /// seconds apart. A fixed link (0, simulated and tests) has no search.
+    private func reportSearchIfItLasts(since started: Int64) -> Task<Void, Never>? {
+        guard linkLostWarning > 0 else { return nil }
+        return Task { [self] in
+            try? await Task.sleep(for: .seconds(linkLostWarning))
+            guard !Task.isCancelled else { return }
+            // Under the state's lock, as the connection's record is: it cannot land after it.
+            state.withLock { state in
+                guard !state.everConnected else { return }
+                submit(.keychainLink(connected: false, since: started))
+            }
         }
     }
 
@@ -157,11 +179,12 @@ final class KeychainService: Service {
         case .connected:
             state.withLock {
                 $0.connected = true
+                $0.everConnected = true
                 $0.lostSince = nil
                 $0.reason = nil
+                submit(.keychainLink(connected: true, since: now))
             }
             hub.publish(DaemonEvent("keychain", at: now, [("state", .string("connected"))]))
-            submit(.keychainLink(connected: true, since: now))
         case .disconnected(let reason):
             state.withLock {
                 $0.connected = false
