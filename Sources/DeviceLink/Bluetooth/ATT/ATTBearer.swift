@@ -203,7 +203,7 @@ public final class ATTBearer: Sendable {
         for item in queued { item.reply?.resume(returning: .failure(failure)) }
         socket.close()
         wake.close()
-        continuation.yield(.closed(error))
+        continuation.yield(.closed(error, at: Self.monotonicNow()))
         continuation.finish()
     }
 

@@ -190,8 +190,11 @@ public final class BluetoothKeychain: KeychainLink {
                         shared.withLock { $0.battery = Int(level) }
                         output.yield(.battery(percent: Int(level)))
                     }
-                case .closed(let error):
+                case .closed(let error, let closedAt):
                     link = nil
+                    // A window that closed before the drop is decided first, with its own time:
+                    // its timer may not have run yet, and the drop did not cut that pattern.
+                    if let closed = classifier.withLock({ $0.poll(now: closedAt) }) { emit(closed, receivedAt: lastNotification) }
                     // A tag switched off drops the link, in its set-up too; one that stopped
                     // answering (a request timed out) did not, and its presses stand.
                     var timedOut = false
