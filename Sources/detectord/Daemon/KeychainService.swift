@@ -62,8 +62,11 @@ final class KeychainService: Service {
 
     /// The workflow's `keychainBeep` action.
     func beep(_ on: Bool) {
-        beeping.withLock { $0 = on }
-        beepContinuation.yield(on)
+        // Under the flag's lock, so the stream's order is the flag's.
+        beeping.withLock {
+            $0 = on
+            beepContinuation.yield(on)
+        }
     }
 
     /// A short beep on demand; false when no keychain is paired.
@@ -137,7 +140,9 @@ final class KeychainService: Service {
                 // stop: the daemon would hang at shutdown, or serve a keychain just forgotten.
                 if stopping.withLock({ $0 }) || reloadCount.withLock({ $0 }) != generation { link.stop() }
                 state.withLock { $0 = LinkState(paired: true, summary: link.summary, lostSince: MonotonicTime.nowNanoseconds()) }
-                if beeping.withLock({ $0 }) { await link.setBeeping(true) }
+                // Through the beeper's stream, in order with any change since: set directly, an
+                // "on" read here could reach the new link after a later "off".
+                beeping.withLock { if $0 { beepContinuation.yield(true) } }
                 let runner = Task { await link.run() }
                 let search = reportSearchIfItLasts(since: WorkflowService.utcNow())
                 for await event in link.events { handle(event) }
