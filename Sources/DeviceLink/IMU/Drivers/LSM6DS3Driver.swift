@@ -96,6 +96,11 @@ public final class LSM6DS3Driver: IMUDriver {
         guard let configuration else { throw core.notConfigured("start") }
         try registers.write(LSM6Register.ctrl2G, rateCode << 4 | gyroscopeBits)
         try registers.write(LSM6Register.ctrl1XL, rateCode << 4 | accelerometerBits)
+        // What the sensors output while their filters settle is corrupted (the gyroscope's for
+        // 86–192 ms): waited out here, with one period more for a settled sample to be out, and
+        // the FIFO started after, so a start or a reconnect does not feed it to the detectors.
+        let settling = LSM6Settings.settlingNanoseconds(rateHz: configuration.rateHz, gyroscope: true)
+        clock.sleep(nanoseconds: settling + Int64((1e9 / configuration.rateHz).rounded(.up)))
         if configuration.usesFIFO { try resetFIFO() }
     }
 

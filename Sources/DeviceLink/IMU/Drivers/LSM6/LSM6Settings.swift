@@ -43,6 +43,21 @@ enum LSM6Settings {
         Rate(hz: $1, code: UInt8($0 + 1))
     }
 
+    /// Samples corrupted while the digital filters settle after a sensor is switched on, per ODR:
+    /// the kernel's st_lsm6dsx `samples_to_discard` for the LSM6DSL/DSM (commit db3c490503be,
+    /// 2023), which has none for the DS3 (no part to test) or the DSO (its DRDY mask marks them).
+    static let settlingSamples: [(hz: Double, accelerometer: Int, gyroscope: Int)] = [
+        (12.5, 1, 2), (26, 1, 5), (52, 1, 7), (104, 2, 12), (208, 2, 20), (416, 2, 36),
+    ]
+
+    /// How long a sensor's output is corrupted after it is switched on at `hz`: the table's
+    /// samples at the nearest rate at or below, in that rate's time (above 416 Hz, 416 Hz's).
+    static func settlingNanoseconds(rateHz hz: Double, gyroscope: Bool) -> Int64 {
+        let entry = settlingSamples.last { $0.hz <= hz * 1.01 } ?? settlingSamples[0]
+        let samples = gyroscope ? entry.gyroscope : entry.accelerometer
+        return Int64((Double(samples) / entry.hz * 1e9).rounded(.up))
+    }
+
     /// The slowest rate at or above `hz`, the fastest when none is.
     static func rate(atLeast hz: Double, in rates: [Rate]) -> Rate {
         rates.first { $0.hz >= hz } ?? rates[rates.count - 1]

@@ -60,6 +60,14 @@ public final class SimulatedLSM6DS3: SimulatedLSM6Chip {
 
     override func sensorsChanged(at now: Int64) { restartBatches(at: now) }
 
+    /// Zeros (free fall without rotation, to a detector) while the filters settle, for the
+    /// kernel's sample counts (LSM6Settings), which a driver must not read.
+    override func unsettle(_ reading: inout IMUReading, secondsSinceOn seconds: Double) {
+        let nanoseconds = seconds * 1e9
+        if nanoseconds < Double(LSM6Settings.settlingNanoseconds(rateHz: gyroscopeRate, gyroscope: true)) { reading.angularRate = .zero }
+        if nanoseconds < Double(LSM6Settings.settlingNanoseconds(rateHz: accelerometerRate, gyroscope: false)) { reading.acceleration = .zero }
+    }
+
     override func produceFIFO(upTo now: Int64) {
         let keep = fifo.capacity / 6 + 1
         let skipped = runBatches(gyroscope: &gyroscopeBatch, accelerometer: &accelerometerBatch, upTo: now, keep: keep) { isGyroscope, schedule, index in

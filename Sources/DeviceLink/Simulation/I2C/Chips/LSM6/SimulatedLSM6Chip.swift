@@ -77,10 +77,18 @@ public class SimulatedLSM6Chip: SimulatedRegisterChip {
         (0..<3).flatMap { Self.littleEndian(Self.counts(value[$0], lsbPerUnit: lsbPerUnit, range: range)) }
     }
 
-    /// The motion at sample `index` of `schedule`.
+    /// The output at sample `index` of `schedule`: the motion, or what a sensor outputs before
+    /// its filters settle.
     func reading(_ schedule: SampleSchedule, index: Int) -> IMUReading {
-        motion.reading(atSeconds: Double(schedule.startNanoseconds - measuringSince) / 1e9 + schedule.seconds(of: index))
+        let seconds = Double(schedule.startNanoseconds - measuringSince) / 1e9 + schedule.seconds(of: index)
+        var reading = motion.reading(atSeconds: seconds)
+        unsettle(&reading, secondsSinceOn: seconds)
+        return reading
     }
+
+    /// Replaces what a sensor outputs while its filters settle after it was switched on; the
+    /// output as it is by default.
+    func unsettle(_ reading: inout IMUReading, secondsSinceOn seconds: Double) {}
 
     // MARK: Time
 
