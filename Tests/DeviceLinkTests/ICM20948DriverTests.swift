@@ -24,6 +24,13 @@ import Testing
     static let gyroLSB: [Float] = [131, 65.5, 32.8, 16.4]
     /// 1.125 kHz / (1 + 5): the rate nearest to a 200 Hz request (divider 4 would give 225 Hz).
     static let rate = 187.5
+    /// The periods `start()` waits for the gyroscope's start-up, by which every sample after it
+    /// is later.
+    static let startPeriods = startPeriods(rate: rate)
+
+    static func startPeriods(rate: Double) -> Double {
+        (Double(StartupWait.nanoseconds(startup: ICM20948Register.gyroscopeStartupNanoseconds, rateHz: rate)) / 1e9 * rate).rounded(.down)
+    }
 
     struct Rig {
         let clock: ManualIMUClock
@@ -168,7 +175,7 @@ import Testing
             #expect(rig.bus.statistics.reads == (size == 0 ? 2 : 3) && rig.bus.statistics.writes == 0)
             #expect(rig.bus.statistics.bytesRead == 3 + 12 * size)
             for reading in readings {
-                Self.expectClose(reading, RampMotion.value(atSeconds: Double(index + 1) / Self.rate))
+                Self.expectClose(reading, RampMotion.value(atSeconds: (Self.startPeriods + Double(index + 1)) / Self.rate))
                 index += 1
             }
         }
@@ -205,7 +212,7 @@ import Testing
         let (readings, next) = try rig.drain()
         #expect(next == IMUDrainReport(count: 5))
         for (offset, reading) in readings.enumerated() {
-            Self.expectClose(reading, RampMotion.value(atSeconds: Double(401 + offset) / Self.rate))
+            Self.expectClose(reading, RampMotion.value(atSeconds: (Self.startPeriods + Double(401 + offset)) / Self.rate))
         }
     }
 
@@ -245,12 +252,12 @@ import Testing
         var (readings, report) = try rig.drain()
         #expect(report == IMUDrainReport(count: 1))
         #expect(rig.bus.statistics.reads == 2 && rig.bus.statistics.bytesRead == 13)
-        Self.expectClose(try #require(readings.first), RampMotion.value(atSeconds: 1 / rate), lsbPerG: 4096, lsbPerDPS: 32.8)
+        Self.expectClose(try #require(readings.first), RampMotion.value(atSeconds: (Self.startPeriods(rate: rate) + 1) / rate), lsbPerG: 4096, lsbPerDPS: 32.8)
         #expect(try rig.drain().1 == IMUDrainReport(count: 0), "data-ready cleared")
         rig.advance(periods: 3, rate: rate)
         (readings, report) = try rig.drain()
         #expect(report == IMUDrainReport(count: 1))
-        Self.expectClose(try #require(readings.first), RampMotion.value(atSeconds: 4 / rate), lsbPerG: 4096, lsbPerDPS: 32.8)
+        Self.expectClose(try #require(readings.first), RampMotion.value(atSeconds: (Self.startPeriods(rate: rate) + 4) / rate), lsbPerG: 4096, lsbPerDPS: 32.8)
     }
 
     @Test func stopPutsThePartToSleep() throws {

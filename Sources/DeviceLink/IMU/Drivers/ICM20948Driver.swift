@@ -92,6 +92,9 @@ public final class ICM20948Driver: IMUDriver {
         try select(bank: 0)
         // PWR_MGMT_1 (awake, auto clock) and PWR_MGMT_2 (both sensors on) in one write.
         try write(R.powerManagement1, [R.clockAuto, 0])
+        // Until the gyroscope has started its output is not motion (zeros or drift, which read as
+        // free fall without rotation): waited out here, and the FIFO started after.
+        clock.sleep(nanoseconds: StartupWait.nanoseconds(startup: R.gyroscopeStartupNanoseconds, rateHz: configuration.rateHz))
         if configuration.usesFIFO {
             try resetFIFO()
             try registers.write(R.userControl, R.userFIFOEnable)

@@ -97,10 +97,10 @@ public final class LSM6DS3Driver: IMUDriver {
         try registers.write(LSM6Register.ctrl2G, rateCode << 4 | gyroscopeBits)
         try registers.write(LSM6Register.ctrl1XL, rateCode << 4 | accelerometerBits)
         // What the sensors output while their filters settle is corrupted (the gyroscope's for
-        // 86–192 ms): waited out here, with one period more for a settled sample to be out, and
-        // the FIFO started after, so a start or a reconnect does not feed it to the detectors.
+        // 86–192 ms): waited out here, and the FIFO started after, so a start or a reconnect
+        // does not feed it to the detectors.
         let settling = LSM6Settings.settlingNanoseconds(rateHz: configuration.rateHz, gyroscope: true)
-        clock.sleep(nanoseconds: settling + Int64((1e9 / configuration.rateHz).rounded(.up)))
+        clock.sleep(nanoseconds: StartupWait.nanoseconds(startup: settling, rateHz: configuration.rateHz))
         if configuration.usesFIFO { try resetFIFO() }
     }
 

@@ -63,6 +63,10 @@ enum ICM20948Register {
     /// in snapshot mode); a count above 512 is then taken for an overflow, which costs a late
     /// drain's samples and never reads misaligned records.
     static let fifoBytes = 512
+    /// How long each sensor's output is not yet valid after it wakes from sleep (data sheet
+    /// DS-000189 tables 1 and 2: gyroscope start-up time 35 ms, accelerometer 20 ms).
+    static let gyroscopeStartupNanoseconds: Int64 = 35_000_000
+    static let accelerometerStartupNanoseconds: Int64 = 20_000_000
 
     /// Sample rates: 1.125 kHz / (1 + divider) for both sensors with their DLPF on. The data sheet
     /// prints 1.1 kHz for the gyroscope and 1.125 kHz for the accelerometer; InvenSense's own

@@ -74,18 +74,27 @@ public final class SimulatedICM20948: SimulatedRegisterChip {
             if indices.count > window {
                 indices = fifo.keepsNewest ? (due - window)..<due : indices.lowerBound..<(indices.lowerBound + window)
             }
-            for index in indices { fifo.push(record(motion.reading(atSeconds: schedule.seconds(of: index)))) }
+            for index in indices { fifo.push(record(output(schedule.seconds(of: index)))) }
             if fifo.overflowed {
                 banks[0][Int(R.intStatus2)] |= 0x01
                 fifo.overflowed = false
             }
         }
-        for (offset, byte) in sampleBytes(motion.reading(atSeconds: schedule.seconds(of: due - 1))).enumerated() {
+        for (offset, byte) in sampleBytes(output(schedule.seconds(of: due - 1))).enumerated() {
             banks[0][Int(R.accelXOutH) + offset] = byte
         }
         banks[0][Int(R.intStatus1)] |= R.rawDataReady
         schedule.produced = due
         self.schedule = schedule
+    }
+
+    /// The motion as the chip outputs it `seconds` after waking: zero from a sensor that has not
+    /// started yet (ICM20948Register's start-up times), which a driver must not read.
+    private func output(_ seconds: Double) -> IMUReading {
+        var reading = motion.reading(atSeconds: seconds)
+        if seconds * 1e9 < Double(R.gyroscopeStartupNanoseconds) { reading.angularRate = .zero }
+        if seconds * 1e9 < Double(R.accelerometerStartupNanoseconds) { reading.acceleration = .zero }
+        return reading
     }
 
     public override func readByte(at register: UInt8) -> UInt8 {
