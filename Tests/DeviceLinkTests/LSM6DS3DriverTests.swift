@@ -344,6 +344,19 @@ import Testing
         #expect(try rig.drain().0.count == 1)
     }
 
+    /// At every rate the start waits until a settled sample is in the data registers: the
+    /// first polled sample is the motion, not the zeros of the filters settling. 12.5 Hz settles
+    /// in a whole number of periods, where a wait a period short would read a zero.
+    @Test(arguments: [12.5, 26, 52, 104, 208, 416, 833, 1660])
+    func thePolledSampleAfterTheStartHasSettled(rateHz: Double) throws {
+        let rig = try Self.running("LSM6DSL", IMURequest(rateHz: rateHz, useFIFO: false))
+        let configuration = try #require(rig.driver.configuration)
+        #expect(configuration.rateHz == rateHz)
+        let (first, report) = try rig.drain()
+        #expect(report.count == 1)
+        Self.expectSteady(first, configuration)
+    }
+
     /// BDU: with an output's low byte read and its high byte not, the registers keep that sample.
     @Test(arguments: models) func blockDataUpdateHoldsAHalfReadSample(name: String) throws {
         let rig = try Self.running(name, IMURequest(rateHz: 100, useFIFO: false))

@@ -24,8 +24,8 @@ public enum ATTError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The value does not fit in one PDU at the negotiated MTU.
     case valueTooLong(count: Int, limit: Int)
 
-    /// The bearer is over after this error (no request may follow); after the others the peer
-    /// answered, however badly, and the bearer goes on.
+    /// The bearer is over after this error (no request may follow); after the others (the peer
+    /// answered, however badly, or the request was refused before it was sent) it goes on.
     public var endsBearer: Bool {
         switch self {
         case .timeout, .disconnected, .closed, .system: true

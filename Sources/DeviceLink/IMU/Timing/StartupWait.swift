@@ -5,7 +5,9 @@
 enum StartupWait {
     static func nanoseconds(startup: Int64, rateHz: Double) -> Int64 {
         guard rateHz.isFinite, rateHz > 0 else { return startup }
-        let periods = (Double(startup) / 1e9 * rateHz).rounded(.up) + 1
+        // Less a millionth of a period: a start-up time rounded up to whole nanoseconds from a
+        // whole number of periods must not count one period more.
+        let periods = (Double(startup) / 1e9 * rateHz - 1e-6).rounded(.up) + 1
         return Int64((periods / rateHz * 1e9).rounded(.up))
     }
 }

@@ -74,13 +74,13 @@ public final class SimulatedICM20948: SimulatedRegisterChip {
             if indices.count > window {
                 indices = fifo.keepsNewest ? (due - window)..<due : indices.lowerBound..<(indices.lowerBound + window)
             }
-            for index in indices { fifo.push(record(output(schedule.seconds(of: index)))) }
+            for index in indices { fifo.push(record(output(schedule.seconds(of: index), rateHz: schedule.rateHz))) }
             if fifo.overflowed {
                 banks[0][Int(R.intStatus2)] |= 0x01
                 fifo.overflowed = false
             }
         }
-        for (offset, byte) in sampleBytes(output(schedule.seconds(of: due - 1))).enumerated() {
+        for (offset, byte) in sampleBytes(output(schedule.seconds(of: due - 1), rateHz: schedule.rateHz)).enumerated() {
             banks[0][Int(R.accelXOutH) + offset] = byte
         }
         banks[0][Int(R.intStatus1)] |= R.rawDataReady
@@ -88,12 +88,14 @@ public final class SimulatedICM20948: SimulatedRegisterChip {
         self.schedule = schedule
     }
 
-    /// The motion as the chip outputs it `seconds` after waking: zero from a sensor that has not
-    /// started yet (ICM20948Register's start-up times), which a driver must not read.
-    private func output(_ seconds: Double) -> IMUReading {
+    /// The motion as the chip outputs it `seconds` after waking: zero for a sample taken (a
+    /// period before it comes out) before its sensor had started (ICM20948Register's start-up
+    /// times), which a driver must not read.
+    private func output(_ seconds: Double, rateHz: Double) -> IMUReading {
         var reading = motion.reading(atSeconds: seconds)
-        if seconds * 1e9 < Double(R.gyroscopeStartupNanoseconds) { reading.angularRate = .zero }
-        if seconds * 1e9 < Double(R.accelerometerStartupNanoseconds) { reading.acceleration = .zero }
+        let taken = (seconds - 1 / rateHz) * 1e9
+        if taken < Double(R.gyroscopeStartupNanoseconds) { reading.angularRate = .zero }
+        if taken < Double(R.accelerometerStartupNanoseconds) { reading.acceleration = .zero }
         return reading
     }
 

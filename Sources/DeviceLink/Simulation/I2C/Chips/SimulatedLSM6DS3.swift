@@ -60,10 +60,12 @@ public final class SimulatedLSM6DS3: SimulatedLSM6Chip {
 
     override func sensorsChanged(at now: Int64) { restartBatches(at: now) }
 
-    /// Zeros (free fall without rotation, to a detector) while the filters settle, for the
-    /// kernel's sample counts (LSM6Settings), which a driver must not read.
-    override func unsettle(_ reading: inout IMUReading, secondsSinceOn seconds: Double) {
-        let nanoseconds = seconds * 1e9
+    /// Zeros (free fall without rotation, to a detector) for the samples taken while the filters
+    /// settle, the kernel's sample counts (LSM6Settings), which a driver must not read. The
+    /// settling times are rounded up to whole nanoseconds: a sample taken a nanosecond short of
+    /// one is the first settled.
+    override func unsettle(_ reading: inout IMUReading, takenSecondsAfterOn seconds: Double) {
+        let nanoseconds = seconds * 1e9 + 1
         if nanoseconds < Double(LSM6Settings.settlingNanoseconds(rateHz: gyroscopeRate, gyroscope: true)) { reading.angularRate = .zero }
         if nanoseconds < Double(LSM6Settings.settlingNanoseconds(rateHz: accelerometerRate, gyroscope: false)) { reading.acceleration = .zero }
     }

@@ -78,17 +78,17 @@ public class SimulatedLSM6Chip: SimulatedRegisterChip {
     }
 
     /// The output at sample `index` of `schedule`: the motion, or what a sensor outputs before
-    /// its filters settle.
+    /// its filters settle. A sample comes out a period after it was taken.
     func reading(_ schedule: SampleSchedule, index: Int) -> IMUReading {
         let seconds = Double(schedule.startNanoseconds - measuringSince) / 1e9 + schedule.seconds(of: index)
         var reading = motion.reading(atSeconds: seconds)
-        unsettle(&reading, secondsSinceOn: seconds)
+        unsettle(&reading, takenSecondsAfterOn: seconds - 1 / schedule.rateHz)
         return reading
     }
 
     /// Replaces what a sensor outputs while its filters settle after it was switched on; the
     /// output as it is by default.
-    func unsettle(_ reading: inout IMUReading, secondsSinceOn seconds: Double) {}
+    func unsettle(_ reading: inout IMUReading, takenSecondsAfterOn seconds: Double) {}
 
     // MARK: Time
 
