@@ -137,6 +137,7 @@ import Synchronization
         (42, false), // congestion
         (331, false), // no network service
         (500, false), // unknown error
+        (302, false), // operation not allowed: a SIM800 whose SMS service is still starting
         (1, true), // unassigned number: the same SMS will fail again
         (21, true), // short message transfer rejected
         (305, true), // invalid text mode parameter
@@ -222,6 +223,38 @@ import Synchronization
         try await withModem(behavior, settings: settings, body)
     }
 
+    /// No report for `resendAfter`: the SMS goes once more (the report may be lost), and not a
+    /// third time, or a phone switched off for hours would get a copy every ten minutes. A
+    /// "still trying" report (the service centre holds it) stops resends at once.
+    @Test func anSMSWithoutAReportIsSentAgainOnceOnly() async throws {
+        var behavior = ModemSimulator.Behavior()
+        behavior.statusReport = nil
+        let settings = Self.settings {
+            $0.reportWait = 0.1
+            $0.resendAfter = 0.3
+        }
+        try await withModem(behavior, settings: settings) { modem, channel in
+            _ = await channel.deliver(Self.message("Help"))
+            for attempt in 2...4 {
+                try await Task.sleep(for: .milliseconds(400))
+                _ = await channel.deliver(Self.message("Help", attempt: attempt))
+            }
+            #expect(modem.submitted.count == 2, "sent, then once more")
+        }
+        try await withModem(behavior, settings: settings) { modem, channel in
+            _ = await channel.deliver(Self.message("Help"))
+            modem.sendStatusReport(reference: 41, status: 0x20)
+            for attempt in 2...3 {
+                try await Task.sleep(for: .milliseconds(400))
+                _ = await channel.deliver(Self.message("Help", attempt: attempt))
+            }
+            #expect(modem.submitted.count == 1, "the service centre holds it")
+            modem.sendStatusReport(reference: 41, status: 0)
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(await channel.deliver(Self.message("Help", attempt: 4)) == .delivered(reference: "sms 41"))
+        }
+    }
+
     @Test func aLateReportConfirmsWithoutSendingAgain() async throws {
         try await withModemWithoutReports { modem, channel in
             let first = await channel.deliver(Self.message("Help"))
@@ -282,10 +315,12 @@ import Synchronization
         // A text may hold line breaks, and even look like a saved header.
         let text = "sms-parts d1\nHelp\nat 14:02"
         let submission = ModemSession.Submission(
-            text: text, parts: [.unsent, .awaitingReport(reference: 7, since: 1), .delivered(reference: 255), .failed(reference: 3, status: 0x70)])
+            text: text, parts: [.unsent, .awaitingReport(reference: 7, since: 1), .awaitingReport(reference: 8, since: 1, final: true),
+                                .delivered(reference: 255), .failed(reference: 3, status: 0x70)])
         let read = ModemSession.Submission(saved: submission.saved, now: 99)
         #expect(read?.text == text)
-        #expect(read?.parts == [.unsent, .awaitingReport(reference: 7, since: 99), .delivered(reference: 255), .failed(reference: 3, status: 0x70)])
+        #expect(read?.parts == [.unsent, .awaitingReport(reference: 7, since: 99), .awaitingReport(reference: 8, since: 99, final: true),
+                                .delivered(reference: 255), .failed(reference: 3, status: 0x70)])
         for damaged in ["", "sms-parts d41", "sms-parts\nHelp", "sms-parts dx\nHelp", "sms-parts a4:1\nHelp", "sms-parts uu\nHelp", "other d41\nHelp", "sms-parts f3\nHelp"] {
             #expect(ModemSession.Submission(saved: damaged, now: 0) == nil, "\(damaged)")
         }
@@ -338,6 +373,21 @@ import Synchronization
             #expect(await channel.deliver(Self.message("Help", key: "b")) == .delivered(reference: "sms 42"))
             #expect(await channel.deliver(first) == .delivered(reference: "sms 41"))
             #expect(modem.submitted.count == 2)
+        }
+    }
+
+    /// A set-up command's +CMS ERROR is the modem's state, whatever its code: the message is
+    /// sent again later, never dropped for it.
+    @Test func aSetUpCommandsCMSErrorRetriesWhateverItsCode() async throws {
+        var behavior = ModemSimulator.Behavior()
+        behavior.setupCMSError = ("AT+CSMP", 305)
+        try await withModem(behavior) { modem, channel in
+            guard case .retryAfter(_, let reason) = await channel.deliver(Self.message("Help")) else {
+                Issue.record("a set-up error dropped the message")
+                return
+            }
+            #expect(reason.contains("+CMS ERROR: 305") && reason.contains("AT+CSMP"), "\(reason)")
+            #expect(!modem.commands.contains { $0.hasPrefix("AT+CMGS") })
         }
     }
 

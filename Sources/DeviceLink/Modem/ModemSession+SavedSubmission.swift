@@ -1,6 +1,7 @@
 /// A submission as the outbox keeps it (`ChannelProgress`): the first line holds each part's state
-/// (`u` unsent, `a41` awaiting the report for ref 41, `d41` delivered, `f41:70` failed with status
-/// 0x70), the rest is the text that was split, so the parts come out the same after a restart.
+/// (`u` unsent, `a41` awaiting the report for ref 41, `A41` the same with no more resends, `d41`
+/// delivered, `f41:70` failed with status 0x70), the rest is the text that was split, so the
+/// parts come out the same after a restart.
 /// Plain text, not JSON: DeviceLink's modem code needs nothing of Foundation.
 extension ModemSession.Submission {
     static let savedPrefix = "sms-parts"
@@ -9,7 +10,7 @@ extension ModemSession.Submission {
         let states = parts.map { part -> String in
             switch part {
             case .unsent: "u"
-            case .awaitingReport(let reference, _): "a\(reference)"
+            case .awaitingReport(let reference, _, let final): "\(final ? "A" : "a")\(reference)"
             case .delivered(let reference): "d\(reference)"
             case .failed(let reference, let status): "f\(reference):\(status)"
             }
@@ -30,7 +31,9 @@ extension ModemSession.Submission {
             let numbers = field.dropFirst().split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
             switch (tag, numbers.count) {
             case ("u", _) where field.count == 1: parts.append(.unsent)
-            case ("a", 1): guard let reference = numbers[0] else { return nil }; parts.append(.awaitingReport(reference: reference, since: now))
+            case ("a", 1), ("A", 1):
+                guard let reference = numbers[0] else { return nil }
+                parts.append(.awaitingReport(reference: reference, since: now, final: tag == "A"))
             case ("d", 1): guard let reference = numbers[0] else { return nil }; parts.append(.delivered(reference: reference))
             case ("f", 2):
                 guard let reference = numbers[0], let status = numbers[1] else { return nil }

@@ -30,7 +30,9 @@ final class ModemSession {
 
     enum PartState: Equatable {
         case unsent
-        case awaitingReport(reference: Int, since: Double)
+        /// `final`: no more resends for lack of a report (it was sent again once already, or the
+        /// service centre said it is still trying); only a report decides it now.
+        case awaitingReport(reference: Int, since: Double, final: Bool = false)
         case delivered(reference: Int)
         case failed(reference: Int, status: Int)
     }
@@ -91,16 +93,19 @@ final class ModemSession {
             let toSend = parts.indices.filter { index in
                 switch parts[index] {
                 case .unsent: true
-                case .awaitingReport(_, let since): now - since >= settings.resendAfter
+                case .awaitingReport(_, let since, let final): !final && now - since >= settings.resendAfter
                 case .delivered, .failed: false
                 }
             }
             if !toSend.isEmpty, !parts.contains(where: { if case .failed = $0 { true } else { false } }) {
                 try prepare(port, charset: sms.charset)
                 for index in toSend {
+                    // A part sent again for lack of a report is not sent a third time: a phone
+                    // switched off for hours would otherwise get a copy every `resendAfter`.
+                    let resend = if case .awaitingReport = parts[index] { true } else { false }
                     let reference = try submit(port, to: number, body: sms.body(sms.parts[index]), charset: sms.charset)
                     parts[index] = settings.requireDeliveryReport
-                        ? .awaitingReport(reference: reference, since: SerialPort.now())
+                        ? .awaitingReport(reference: reference, since: SerialPort.now(), final: resend)
                         : .delivered(reference: reference)
                     // Saved before the next part goes: a crash now must not send this one again.
                     var submission = sent[key] ?? Submission(text: text, parts: parts, save: message.progress.save)
@@ -230,10 +235,12 @@ final class ModemSession {
     /// Applies the reports seen so far to the parts awaiting them.
     private func settle(_ parts: [PartState]) -> [PartState] {
         parts.map { part in
-            guard case .awaitingReport(let reference, _) = part, let status = reports[reference] else { return part }
+            guard case .awaitingReport(let reference, let since, _) = part, let status = reports[reference] else { return part }
             switch SMSErrorClass.report(status) {
             case .stillTrying:
-                return part
+                // The service centre holds it and keeps trying: sending it again adds a copy.
+                reports[reference] = nil
+                return .awaitingReport(reference: reference, since: since, final: true)
             case .delivered:
                 reports[reference] = nil
                 return .delivered(reference: reference)
@@ -257,7 +264,7 @@ final class ModemSession {
                 return .permanentFailure(reason: "the network gave up on SMS ref \(reference) (status report 0x\(String(status, radix: 16)))")
             case .delivered(let reference):
                 references.append(String(reference))
-            case .awaitingReport(let reference, _):
+            case .awaitingReport(let reference, _, _):
                 waiting.append(String(reference))
             case .unsent:
                 break
@@ -334,7 +341,7 @@ final class ModemSession {
         case .cme(let code, let text):
             throw Stop(outcome: .retryAfter(seconds: backoff(), reason: "+CME ERROR: \(code.map(String.init) ?? text) after \(command)"))
         case .cms(let code, let text):
-            if let code, let meaning = SMSErrorClass.permanentCMS[code] {
+            if command.hasPrefix("AT+CMGS"), let code, let meaning = SMSErrorClass.permanentCMS[code] {
                 throw Stop(outcome: .permanentFailure(reason: "+CMS ERROR: \(code) (\(meaning)) after \(command)"))
             }
             throw Stop(outcome: .retryAfter(seconds: backoff(), reason: "+CMS ERROR: \(code.map(String.init) ?? text) after \(command)"))

@@ -2,13 +2,17 @@
 /// (an unassigned or barred number, a rejected or malformed message) are permanent, because the
 /// same SMS will fail the same way; errors about the network, the modem or the SIM are transient,
 /// because someone or something can fix them and an emergency must not be dropped for them.
+/// Only the answer to the message itself (AT+CMGS) can be permanent: a set-up command's error is
+/// the modem's state, not the message's.
 enum SMSErrorClass {
     /// +CMS ERROR codes (3GPP TS 27.005 §3.2.5; 1–127 are RP causes from TS 24.011, 128–255
     /// TP-FCS values from TS 23.040) that are permanent. Every other code retries, including
     /// 27 destination out of order, 38 network out of order, 41 temporary failure, 42 congestion,
     /// 47 resources unavailable, 192 SC busy, 194 SC system failure, 300 ME failure, 310–316 SIM
     /// missing/PIN/busy, 322 memory full, 330 SMSC address unknown, 331 no network service,
-    /// 332 network timeout, 500 unknown and the 512+ manufacturer codes.
+    /// 332 network timeout, 500 unknown and the 512+ manufacturer codes, and 302 operation not
+    /// allowed, which SIM800-class modems answer while their SMS service is still starting (after
+    /// a boot or a re-enumeration) or to commands that come too fast.
     static let permanentCMS: [Int: String] = [
         1: "unassigned (unallocated) number",
         8: "operator determined barring",
@@ -36,7 +40,6 @@ enum SMSErrorClass {
         193: "no SC subscription",
         195: "invalid SME address",
         196: "destination SME barred",
-        302: "operation not allowed",
         303: "operation not supported",
         304: "invalid PDU mode parameter",
         305: "invalid text mode parameter",

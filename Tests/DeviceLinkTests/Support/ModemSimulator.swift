@@ -27,6 +27,8 @@ final class ModemSimulator: Sendable {
         var statusReport: Int? = 0
         /// Sends a line of binary noise before every reply.
         var noise = false
+        /// The reply to set-up commands starting with this prefix is +CMS ERROR with this code.
+        var setupCMSError: (prefix: String, code: Int)?
     }
 
     struct Submitted: Sendable, Equatable {
@@ -143,6 +145,8 @@ final class ModemSimulator: Sendable {
         var reply = behavior.noise ? "\r\n\u{FF}\u{01}#~x+CM?GS\r\n" : ""
         let upper = line.uppercased()
         switch true {
+        case behavior.setupCMSError.map({ upper.hasPrefix($0.prefix) }) ?? false:
+            reply += "\r\n+CMS ERROR: \(behavior.setupCMSError?.code ?? 0)\r\n"
         case upper == "ATE0":
             state.withLock { $0.echo = false }
             reply += "\r\nOK\r\n"
