@@ -71,15 +71,21 @@ import Testing
     }
 
     /// Anna on the pager; an SOS sent at 30 s whose alert is still on its way when the wearer
-    /// answers "I didn't fall" (41 s), then a keychain SOS at 100 s. Returns the old alert.
-    private func endedThenSOSAt100(_ store: WorkflowStore) throws -> OutboxMessage {
+    /// answers "I didn't fall" (41 s). Returns that alert.
+    private func alertOnItsWayThenDidntFall(_ store: WorkflowStore) throws -> OutboxMessage {
         try store.saveContact(Contact(name: "Anna", phone: "+447700900456", channel: "pager"))
         try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
         try store.apply(.sos(fromKeychain: false), at: 0)
         try store.apply(.tick, at: 30 * s)
-        let earlier = try #require(try pending(store, .alert).first)
+        let alert = try #require(try pending(store, .alert).first)
         try store.apply(.disarm(.correct), at: 40 * s)
         try store.apply(.survey(.didntFall), at: 41 * s)
+        return alert
+    }
+
+    /// The same, then a keychain SOS at 100 s. Returns the old alert.
+    private func endedThenSOSAt100(_ store: WorkflowStore) throws -> OutboxMessage {
+        let earlier = try alertOnItsWayThenDidntFall(store)
         try store.apply(.sos(fromKeychain: true), at: 100 * s)
         return earlier
     }
@@ -143,6 +149,28 @@ import Testing
             try store.apply(.disarm(.correct), at: 131 * s)
             try store.apply(.survey(.didntFall), at: 132 * s)
             #expect(try pending(store, .allClear).count == 1, "owed for the end the second alert superseded")
+        }
+    }
+
+    /// Anna's alert is on its way (no attempt has ended) when the wearer says "I didn't fall":
+    /// she is not counted as told, and her alert is given up. The attempt then ends undelivered:
+    /// an SMS the network accepted waits for its report, or a webhook timed out. Either may have
+    /// arrived, so she gets the all clear, and her alert never comes due again after it.
+    @Test(arguments: [true, false])
+    func anAttemptOnItsWayAtTheAllClearIsFollowedByIt(awaitingReport: Bool) throws {
+        try withStore { store in
+            let alert = try alertOnItsWayThenDidntFall(store)
+            #expect(try pending(store, .allClear).isEmpty, "not counted as told: no attempt had ended")
+            #expect(try pending(store, .alert).isEmpty, "given up by the all clear")
+            try store.transaction { tx in
+                if awaitingReport {
+                    try tx.failed(alert, retryAfter: 60, at: 45 * s)
+                } else {
+                    try tx.recordFailedAttempt(alert, delay: 15, reason: "webhook timed out", at: 45 * s)
+                }
+            }
+            #expect(try pending(store, .alert).isEmpty, "never due again after the all clear")
+            #expect(try pending(store, .allClear).count == 1, "perhaps told, so told it is over")
         }
     }
 

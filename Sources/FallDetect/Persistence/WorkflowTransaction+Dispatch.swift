@@ -108,6 +108,7 @@ extension WorkflowTransaction {
                 """,
             arguments: [message.channel, now, next])
         if !known { try note("channel", "\(message.channel)|failing: \(reason)", at: now) }
+        try attemptEndedUndelivered(message, at: now)
     }
 
     /// A confirmed delivery: recorded once, the channel is healthy again, and the state machine
@@ -135,7 +136,7 @@ extension WorkflowTransaction {
             arguments: [Int64.max])
     }
 
-    /// An undelivered location update a newer one replaced: never sent.
+    /// An undelivered follow-up (a location update, a keychain repeat) a newer one replaced: never sent.
     func supersede(_ old: OutboxMessage, by newer: OutboxMessage, at now: Int64) throws {
         try db.execute(sql: "UPDATE outbox SET supersededAt = ?, channelProgress = NULL WHERE id = ? AND deliveredAt IS NULL", arguments: [now, old.id])
         try note(old.isConcealed ? "concealed" : "superseded", "\(old.idempotencyKey)|by \(newer.idempotencyKey)", at: now)

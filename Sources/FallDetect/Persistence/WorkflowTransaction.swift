@@ -274,16 +274,35 @@ public struct WorkflowTransaction {
             arguments: [now, message.id])
         guard db.changesCount == 1 else { return [] }
         try note("delivered", message.idempotencyKey, at: now)
-        // A message of an earlier emergency, still on its way when a new one began, confirms
-        // nothing of the new one: its contacts have not heard of it. Its all clear follows
-        // unless the new emergency's alert already waits for that recipient (which supersedes
-        // it), or it would arrive after that alert and seem to call it off.
+        let current = try followWithAllClearIfOwed(message, at: now)
+        guard current, message.recipient != Self.localLog.address, let kind = MessageKind(rawValue: message.kind) else { return [] }
+        return try apply(.delivered(kind), at: now)
+    }
+
+    /// A message of an earlier emergency, still on its way when a new one began, confirms
+    /// nothing of the new one: its contacts have not heard of it. Its all clear follows unless
+    /// the new emergency's alert already waits for that recipient (which supersedes it), or it
+    /// would arrive after that alert and seem to call it off. Returns whether the message is the
+    /// current emergency's.
+    private func followWithAllClearIfOwed(_ message: OutboxMessage, at now: Int64) throws -> Bool {
         let before = try currentIncidentOutboxBefore()
         let current = message.id > before
         let superseded = current ? false : try alertQueued(after: before, to: message)
         if !superseded { try followWithAllClear(message, at: now) }
-        guard current, message.recipient != Self.localLog.address, let kind = MessageKind(rawValue: message.kind) else { return [] }
-        return try apply(.delivered(kind), at: now)
+        return current
+    }
+
+    /// An attempt that ended undelivered after the all clear gave up on its alert: it was on its
+    /// way then, so its recipient was not counted as told, yet it may have arrived (an SMS the
+    /// network accepted, a webhook that timed out after the receiver took it). Like anyone
+    /// perhaps told, they get the all clear.
+    func attemptEndedUndelivered(_ message: OutboxMessage, at now: Int64) throws {
+        guard !message.isTest,
+            try Bool.fetchOne(
+                db, sql: "SELECT deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt = ? FROM outbox WHERE id = ?",
+                arguments: [Int64.max, message.id]) == true
+        else { return }
+        _ = try followWithAllClearIfOwed(message, at: now)
     }
 
     /// A real alert after `id` delivered to the message's recipient or still to go (not one
@@ -324,10 +343,13 @@ public struct WorkflowTransaction {
         try note(message.isConcealed ? "concealed" : "undeliverable", "\(message.idempotencyKey)|\(reason)", at: now)
     }
 
-    /// Schedules another attempt after `retryAfter` seconds.
+    /// Schedules another attempt after `retryAfter` seconds, unless the message was given up or
+    /// superseded while this one was on its way (the all clear gave up on its alert): that stays
+    /// so, or the alert would go again after the all clear.
     public func failed(_ message: OutboxMessage, retryAfter: Double, at now: Int64) throws {
         try db.execute(
-            sql: "UPDATE outbox SET attempts = attempts + 1, nextAttemptAt = ? WHERE id = ?",
-            arguments: [now + Int64(retryAfter * 1e9), message.id])
+            sql: "UPDATE outbox SET attempts = attempts + 1, nextAttemptAt = ? WHERE id = ? AND deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ?",
+            arguments: [now + Int64(retryAfter * 1e9), message.id, Int64.max])
+        try attemptEndedUndelivered(message, at: now)
     }
 }
