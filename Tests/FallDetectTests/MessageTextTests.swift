@@ -34,6 +34,16 @@ import Testing
         #expect(MessageText.text(.sensorFault, c).contains("not an emergency alert"))
     }
 
+    /// GNSS lost indoors at 12:00 and the alert at 14:05: the location is told with its own time.
+    @Test func aLastKnownLocationIsToldWithTheTimeItWasRecorded() {
+        var c = context()
+        c.positionTime = time.addingTimeInterval(-(2 * 3600 + 5 * 60))
+        #expect(MessageText.text(.alert, c).contains("Last known location was 51.50101, -0.14159 at 12:00 CET on 22 Nov."))
+        #expect(MessageText.text(.locationUpdate, c).contains("51.50101, -0.14159 at 12:00 CET on 22 Nov."))
+        c.position = nil
+        #expect(MessageText.text(.alert, c).hasSuffix("No location is known (at 14:05 CET on 22 Nov)."))
+    }
+
     @Test func withoutAPositionTheTextSaysSo() {
         let text = MessageText.text(.alert, context(position: false))
         #expect(text.hasSuffix("No location is known (at 14:05 CET on 22 Nov)."))

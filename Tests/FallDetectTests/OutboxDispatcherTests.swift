@@ -71,6 +71,24 @@ import Testing
         }
     }
 
+    /// The position was recorded two hours before the alert goes (GNSS lost indoors): the text
+    /// and the payload tell its own time, not the send time.
+    @Test func aStalePositionIsToldWithItsOwnTime() async throws {
+        try await withDatabase { path in
+            let store = try WorkflowStore(path: path)
+            try store.saveContact(Contact(name: "Anna", phone: anna, channel: "pager"))
+            try store.transaction { try $0.recordPosition(StoredPosition(latitude: 51.5, longitude: -0.14, accuracy: 8), at: 0) }
+            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+            try store.apply(.sos(fromKeychain: false), at: 7200 * s)
+            try store.apply(.tick, at: 7230 * s)
+            let pager = RecordingChannel(name: "pager")
+            _ = try await dispatcher(store, pager: pager).deliverDue(at: 7230 * s)
+            let alert = try #require(pager.received.first { $0.kind == .alert })
+            #expect(alert.text.contains("Last known location was 51.50000, -0.14000 at 00:00 GMT on 1 Jan."), "\(alert.text)")
+            #expect(alert.payload.position?.timestamp == Date(timeIntervalSince1970: 0))
+        }
+    }
+
     // MARK: A channel that comes back gets everything at once, alerts first
 
     @Test func aChannelBackAfterTwentyMinutesGetsEverythingWithinOneProbeAlertFirst() async throws {
@@ -97,7 +115,7 @@ import Testing
             #expect(after.last.map { $0.t <= back + 15 } == true, "everything within one probe interval of coming back")
             #expect(Set(after.map(\.t)).count == 1, "all at once, in one pass")
             let kinds = after.map(\.kind)
-            #expect(kinds.filter { $0 == "keychain_repeat" }.count == 4, "the four repeats queued during the outage")
+            #expect(kinds.filter { $0 == "keychain_repeat" }.count == 1, "the newest of the four repeats queued during the outage, not a backlog")
             #expect(kinds.filter { $0 == "location_update" }.count == 1, "the current position once, not a backlog")
             #expect(try store.due(at: Int64.max - 1).isEmpty)
 
@@ -126,7 +144,7 @@ import Testing
             try dispatcher.channelRecovered("pager", at: 701 * s)
             #expect(try dispatcher.nextDue() == 30 * s, "everything waiting is due now")
             let back = try await dispatcher.deliverDue(at: 701 * s)
-            #expect(pager.received.map(\.kind) == [.alert, .keychainRepeat, .keychainRepeat])
+            #expect(pager.received.map(\.kind) == [.alert, .keychainRepeat], "the newer of the two repeats queued while down")
             #expect(back.contains(.workflow([.transition(from: .emergencySending, to: .emergencySent, reason: "delivery confirmed")])))
             #expect(try store.journal().filter { $0.type == "channel" }.map(\.payload) == ["pager|down", "pager|up"])
         }

@@ -13,6 +13,9 @@ public struct MessageContext: Sendable {
     public var address: String?
     /// When the message is about, as wall-clock time.
     public var time: Date
+    /// When `position` was recorded, if known: a last known location is told with its own time,
+    /// which may be long before the message (GNSS lost indoors).
+    public var positionTime: Date?
     /// The zone the contacts read times in.
     public var timeZone: TimeZone
     /// Marks every message of a periodic test of the alarm chain.
@@ -20,7 +23,8 @@ public struct MessageContext: Sendable {
 
     public init(
         person: ProtectedPerson, possessive: String = "their", device: String = "fall detector",
-        position: GNSSFix? = nil, address: String? = nil, time: Date, timeZone: TimeZone = .current, isTest: Bool = false
+        position: GNSSFix? = nil, address: String? = nil, time: Date, positionTime: Date? = nil, timeZone: TimeZone = .current,
+        isTest: Bool = false
     ) {
         self.person = person
         self.possessive = possessive
@@ -28,6 +32,7 @@ public struct MessageContext: Sendable {
         self.position = position
         self.address = address
         self.time = time
+        self.positionTime = positionTime
         self.timeZone = timeZone
         self.isTest = isTest
     }

@@ -11,7 +11,7 @@ public enum MessageText {
         case .keychainRepeat:
             body = "ALERT (repeated)! \(name) raised an alarm from \(c.possessive) keychain and has not disarmed it. \(lastKnown(c))"
         case .locationUpdate:
-            body = "Location update for \(name): \(place(c)) at \(clock(c)).\(link(c))"
+            body = "Location update for \(name): \(place(c)) at \(clock(c, c.positionTime ?? c.time)).\(link(c))"
         case .allClear:
             body = "All clear: \(name) has cancelled the alarm and is safe. No action is needed."
         case .trackingStopped:
@@ -36,7 +36,7 @@ public enum MessageText {
     /// "Last known location was <address> <lat>, <lon> at <local time>." with a map link.
     static func lastKnown(_ c: MessageContext) -> String {
         guard c.position?.latitude != nil else { return "No location is known (at \(clock(c)))." }
-        return "Last known location was \(place(c)) at \(clock(c)).\(link(c))"
+        return "Last known location was \(place(c)) at \(clock(c, c.positionTime ?? c.time)).\(link(c))"
     }
 
     static func place(_ c: MessageContext) -> String {
@@ -51,11 +51,11 @@ public enum MessageText {
     }
 
     /// "14:05 CET on 22 Nov": local time in the contacts' zone, with the zone so nobody guesses.
-    static func clock(_ c: MessageContext) -> String {
+    static func clock(_ c: MessageContext, _ time: Date? = nil) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_GB")
         formatter.timeZone = c.timeZone
         formatter.dateFormat = "HH:mm zzz 'on' d MMM"
-        return formatter.string(from: c.time)
+        return formatter.string(from: time ?? c.time)
     }
 }

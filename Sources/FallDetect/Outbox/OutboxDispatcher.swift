@@ -72,11 +72,11 @@ public final class OutboxDispatcher {
     /// channel answered and before it is recorded, so a caller that logs it (the drill) shows every
     /// attempt even when killed before the record; the repeat after a restart carries the same key.
     public func deliverDue(at utc: Int64, report: (DispatchReport) -> Void) async throws {
-        for superseded in try supersedeStaleLocationUpdates(at: utc) { report(superseded) }
+        for superseded in try supersedeStaleFollowUps(at: utc) { report(superseded) }
         var tried: Set<Int64> = []
         var now = utc
         // The pass sends what was queued by its start: what is queued during a slow send (tracking
-        // goes on) waits for the next pass, which first supersedes stale location updates. Told
+        // goes on) waits for the next pass, which first supersedes stale follow-ups. Told
         // by id, which no clock step moves; a row made at the pass's own time (the drill's) is
         // as good as queued before it.
         let last = try store.snapshot { try $0.lastOutboxID() }
@@ -118,18 +118,27 @@ public final class OutboxDispatcher {
         }
     }
 
-    private func supersedeStaleLocationUpdates(at utc: Int64) throws -> [DispatchReport] {
+    /// Follow-ups that only the newest of their kind needs to say: a position that a newer one
+    /// replaced, a keychain repeat a newer repeat makes redundant. Queued every few minutes while
+    /// the alert cannot go (no signal for hours), they would otherwise arrive as a burst of stale
+    /// copies when it can.
+    static let replacedByTheNewest: Set<String> = [MessageKind.locationUpdate.rawValue, MessageKind.keychainRepeat.rawValue]
+
+    private func supersedeStaleFollowUps(at utc: Int64) throws -> [DispatchReport] {
         try store.transaction { tx in
-            let updates = try tx.pendingMessages().filter { $0.message.kind == MessageKind.locationUpdate.rawValue }
-            var newest: [String: OutboxMessage] = [:]
-            for update in updates where (newest[update.recipientKey]?.id ?? Int64.min) < update.message.id {
-                newest[update.recipientKey] = update.message
+            let followUps = try tx.pendingMessages().filter { Self.replacedByTheNewest.contains($0.message.kind) }
+            struct Slot: Hashable { var recipient: String; var kind: String }
+            var newest: [Slot: OutboxMessage] = [:]
+            for followUp in followUps {
+                let slot = Slot(recipient: followUp.recipientKey, kind: followUp.message.kind)
+                if (newest[slot]?.id ?? Int64.min) < followUp.message.id { newest[slot] = followUp.message }
             }
             var reports: [DispatchReport] = []
-            for update in updates.sorted(by: { $0.message.id < $1.message.id }) {
-                guard let latest = newest[update.recipientKey], latest.id != update.message.id else { continue }
-                try tx.supersede(update.message, by: latest, at: utc)
-                reports.append(.superseded(message: update.message, by: latest))
+            for followUp in followUps.sorted(by: { $0.message.id < $1.message.id }) {
+                guard let latest = newest[Slot(recipient: followUp.recipientKey, kind: followUp.message.kind)], latest.id != followUp.message.id
+                else { continue }
+                try tx.supersede(followUp.message, by: latest, at: utc)
+                reports.append(.superseded(message: followUp.message, by: latest))
             }
             return reports
         }
@@ -220,7 +229,8 @@ public final class OutboxDispatcher {
     private func text(for message: OutboxMessage, in tx: WorkflowTransaction, at utc: Int64) throws -> String {
         let machine = try tx.workflow()
         guard let person = machine.person, let kind = MessageKind(rawValue: message.kind) else { return message.kind }
-        let fix = try tx.lastPosition().map {
+        let stored = try tx.lastPosition()
+        let fix = stored.map {
             GNSSFix(timestampNanoseconds: 0, mode: .threeD, latitude: $0.latitude, longitude: $0.longitude, speed: $0.speed, horizontalAccuracy: $0.accuracy)
         }
         // A test's later messages go out after protection resumed, so the message says it was one.
@@ -233,6 +243,7 @@ public final class OutboxDispatcher {
         }
         let context = MessageContext(
             person: person, device: device, position: fix, time: Date(timeIntervalSince1970: Double(utc) / 1e9),
+            positionTime: stored?.recordedAt.map { Date(timeIntervalSince1970: Double($0) / 1e9) },
             timeZone: options.timeZone, isTest: options.isTest || message.isTest)
         return MessageText.text(kind, context, batteryPercent: try tx.setting("batteryPercent", as: Int.self))
     }
@@ -243,7 +254,8 @@ public final class OutboxDispatcher {
         let machine = try tx.workflow()
         let history = try tx.positionHistory()
         func position(_ p: StoredPosition) -> EmergencyPayload.Position {
-            EmergencyPayload.Position(latitude: p.latitude, longitude: p.longitude, accuracy: p.accuracy, trusted: true)
+            EmergencyPayload.Position(latitude: p.latitude, longitude: p.longitude, accuracy: p.accuracy, trusted: true,
+                                      timestamp: p.recordedAt.map { Date(timeIntervalSince1970: Double($0) / 1e9) })
         }
         let sequence = OutboxMessage.sequence(inKey: message.idempotencyKey) ?? 0
         return EmergencyPayload(
