@@ -47,6 +47,17 @@ import Testing
         }
     }
 
+    /// A date, a `T` and no time after it, in a value toml++ takes for a date-time (it has a
+    /// colon): toml++ aborts reading the time. The configuration fuzz target found it.
+    @Test func aDateWhoseTHasNoTimeIsFound() {
+        #expect(TOMLParserGuard.firstAbort(in: "d =1979-02-27t\u{2}o: tt").map { [$0.line, $0.column] } == [1, 4])
+        #expect(TOMLParserGuard.firstAbort(in: "a = 1\nd = [1, 2000-01-01Tx:1]\n").map { [$0.line, $0.column] } == [2, 9])
+        #expect(TOMLParserGuard.firstAbort(in: "d = 1979-02-27T:\n")?.reason == TOMLParserGuard.badDateTimeT)
+        for text in ["d = 1979-05-27T07:32:00\n", "d = 1979-05-27t07:32:00Z\n", "1979-02-27tx = 1\n", "d = 1979-02-27tx\n", "d = 1979-02-27T"] {
+            #expect(TOMLParserGuard.firstAbort(in: text) == nil, "\(text.debugDescription)")
+        }
+    }
+
     /// A multi-line string may end with one or two quotes of its own before the closing three, and
     /// a backslash may end one of its lines: what follows is read where toml++ reads it.
     @Test func multiLineStringsEndWhereTOMLEndsThem() {

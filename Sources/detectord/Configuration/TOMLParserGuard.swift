@@ -2,8 +2,9 @@
 /// `configuration` and `dataset-description` fuzz targets found (Fuzz/crashes): a table header
 /// whose first key starts with a character no key may start with (`[!x]`, `[` then a line break),
 /// a `}` inside an array (`a = [}]`), a Unicode line separator where a value starts
-/// (`a = [<U+0085>2]`), and a date followed by a space and one digit (`d = 1979-05-27 7`, a
-/// date-time cut short). The process aborts on such a file. Until TOMLKit reports
+/// (`a = [<U+0085>2]`), a date followed by a space and one digit (`d = 1979-05-27 7`, a
+/// date-time cut short), and a date whose `T` is not followed by a digit in a value with a colon
+/// (`d = 1979-02-27t\u{2}o:`). The process aborts on such a file. Until TOMLKit reports
 /// them, they are found here first, with a lexer just good enough to tell a table header from an
 /// array value: strings, comments and the open brackets.
 enum TOMLParserGuard {
@@ -11,6 +12,7 @@ enum TOMLParserGuard {
     static let badClosing = "a closing bracket of the other kind: [ closes with ], { with }"
     static let badLineEnd = "a Unicode line separator (U+0085, U+2028 or U+2029) outside a string: TOML ends lines with a newline"
     static let badDateTime = "a date, a space and one digit: a date-time needs its whole time (1979-05-27 07:32:00)"
+    static let badDateTimeT = "a date and a T without a time after it: a date-time needs its whole time (1979-05-27T07:32:00)"
 
     /// The 1-based line and column of the first place toml++ would abort on, and why; nil when
     /// there is none.
@@ -108,8 +110,9 @@ enum TOMLParserGuard {
                 onlyWhitespace = false
                 i += 1
             default:
-                if isDigit(c), i == 0 || startsValue(after: scalars[i - 1]), isDateSpaceDigit(scalars, at: i) {
-                    return (line, i - lineStart + 1, badDateTime)
+                if isDigit(c), i == 0 || startsValue(after: scalars[i - 1]) {
+                    if isDateSpaceDigit(scalars, at: i) { return (line, i - lineStart + 1, badDateTime) }
+                    if isDateTWithoutTime(scalars, at: i) { return (line, i - lineStart + 1, badDateTimeT) }
                 }
                 onlyWhitespace = false
                 i += 1
@@ -132,6 +135,31 @@ enum TOMLParserGuard {
         }
         guard chars.count == 10, chars[4] == "-", chars[7] == "-", k + 2 < scalars.count else { return false }
         return scalars[k] == " " && isDigit(scalars[k + 1]) && isValueTerminator(scalars[k + 2])
+    }
+
+    /// toml++ takes a value that starts with digits and has a `-`, a `T` (or `t`) and a `:` for
+    /// a date-time, reads the date, then the time after the `T` assuming it starts with a digit,
+    /// and aborts when it does not (`1979-02-27t<U+0002>o:`). Valid TOML never has a date's `T`
+    /// without its time, and a bare key never has a colon.
+    private static func isDateTWithoutTime(_ scalars: [Unicode.Scalar], at start: Int) -> Bool {
+        let shape = Array("dddd-dd-ddT".unicodeScalars)
+        guard start + shape.count < scalars.count else { return false }
+        for (offset, expected) in shape.enumerated() {
+            let c = scalars[start + offset]
+            switch expected {
+            case "d": guard isDigit(c) else { return false }
+            case "T": guard c == "T" || c == "t" else { return false }
+            default: guard c == expected else { return false }
+            }
+        }
+        guard !isDigit(scalars[start + shape.count]) else { return false }
+        // The colon toml++'s scan would see, up to where it ends a value (128 scalars at most).
+        var k = start
+        while k < scalars.count, k - start < 128, !isValueTerminator(scalars[k]) {
+            if scalars[k] == ":" { return true }
+            k += 1
+        }
+        return false
     }
 
     /// Where toml++ ends a value: a blank, a line end of any kind, `]`, `}`, `,` or `#`.
