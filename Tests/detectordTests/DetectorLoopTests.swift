@@ -86,6 +86,31 @@ import Testing
         #expect(daemon.logLines.filter { DaemonProcess.eventType(of: $0) == "sensor_fault" }.count == 1)
     }
 
+    /// A sensor fault an earlier process saved (it was killed, or the device rebooted, while the
+    /// sensor was stalled) clears once this process's samples flow; it stayed for good, and a
+    /// later real fault was neither recorded nor told.
+    @Test func aFaultSavedByAnEarlierProcessClearsWhenSamplesFlow() throws {
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        let recording = setup.directory.appendingPathComponent("steady.csv")
+        try Data(Self.csv(seconds: 6, gap: 7...8).utf8).write(to: recording)
+        try setup.write(replay: recording.path)
+        do {
+            let store = try WorkflowStore(path: setup.databasePath)
+            try store.transaction { try $0.recordSensorFault(isFaulty: true, since: 1_000_000_000, at: 1_000_000_000) }
+        }
+        let daemon = try setup.start(["--exit-when-idle"])
+        let base = try daemon.apiBase()
+        var cleared = false
+        for _ in 0..<100 where !cleared {
+            let workflow = try DaemonProcess.request(base + "/api/status").body["workflow"] as? [String: Any] ?? [:]
+            cleared = workflow["sensor_fault_since"] == nil
+            if !cleared { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        #expect(cleared, "the fault saved before the start still shows")
+        #expect(daemon.waitForExit(timeout: 30))
+    }
+
     /// The loop on a thread of its own, as in the daemon, fed a synthetic fall up to 3 s after
     /// its detection, then (after `answer`) 8 s of standing and walking and the same fall again.
     /// The fall detections' sample times.

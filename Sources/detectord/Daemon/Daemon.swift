@@ -113,6 +113,9 @@ struct Daemon {
             case .sensorResumed(let seconds):
                 hub.publish(DaemonEvent("sensor_recovered", at: now, [("message", .string("samples again after \(DaemonStatus.tenths(seconds)) s"))]))
                 workflow.submit(.sensorFault(isFaulty: false, since: now))
+            case .sensorStreaming:
+                // Clears a fault the database kept from before this process; nothing when none.
+                workflow.submit(.sensorFault(isFaulty: false, since: now))
             case .wear(let change):
                 // The change is on the samples' clock; the workflow keeps wall-clock time.
                 let since = now - (change.timestampNanoseconds - change.sinceNanoseconds)

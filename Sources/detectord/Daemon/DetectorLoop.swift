@@ -16,6 +16,9 @@ final class DetectorLoop: @unchecked Sendable {
         case followUp(FollowUpOutcome)
         case sensorStalled(seconds: Double)
         case sensorResumed(afterSeconds: Double)
+        /// The first samples this process consumed: a sensor fault an earlier process saved (it
+        /// was killed or the device rebooted while the sensor was stalled) is over.
+        case sensorStreaming
         /// The device was taken off or put on again (`WearMonitor`).
         case wear(WearChange)
     }
@@ -104,6 +107,7 @@ final class DetectorLoop: @unchecked Sendable {
         defer { buffer.deallocate() }
         var lastSampleAt = MonotonicTime.nowNanoseconds()
         var stalled = false
+        var streaming = false
         var rateWindowStart = lastSampleAt
         var rateWindowCount = 0
         while !shouldStop() {
@@ -145,6 +149,10 @@ final class DetectorLoop: @unchecked Sendable {
             }
             let now = MonotonicTime.nowNanoseconds()
             if consumed > 0 {
+                if !streaming {
+                    streaming = true
+                    events.append(.sensorStreaming)
+                }
                 if stalled {
                     stalled = false
                     events.append(.sensorResumed(afterSeconds: Double(now - lastSampleAt) / 1e9))
