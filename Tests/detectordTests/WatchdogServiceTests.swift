@@ -66,4 +66,34 @@ import Glibc
         // Silent from about 2 s; two seconds later the pings must stop until samples return.
         #expect(!pings.contains { $0 > 4.7 && $0 < 5.9 }, "no ping while the sensor is silent: \(pings)")
     }
+
+    /// A chip unplugged for longer than the watchdog's time: the source says so and looks for it,
+    /// and the pings go on (a restart every 12 s would drop the keychain, the API and the alarm,
+    /// and find the chip no sooner). A silent replay, which says nothing, still stops them (above).
+    @Test func pingsGoOnWhileTheSourceLooksForALostChip() throws {
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        try setup.write(replay: "unused", sensor: """
+            [sensor]
+            source = "simulated"
+            rate_hz = 200
+
+            [sensor.simulated]
+            chip = "mpu6050"
+            fault = "unplug"
+            fault_at_seconds = 1.5
+            fault_for_seconds = 30
+            """)
+        let notify = try NotifySocket(directory: setup.directory)
+        let daemon = try DaemonProcess(
+            arguments: ["--config", setup.configPath, "--listen", "127.0.0.1:0", "--status-every", "0"],
+            environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "500000"])
+        defer { daemon.kill9() }
+        notify.collect(for: 7)
+        let lost = try daemon.waitForEvent("sensor", timeout: 5) { $0.contains("lost") }
+        let lostAt = try #require(DaemonProcess.time(of: lost))
+        let pings = notify.received.filter { $0.text == "WATCHDOG=1" }.map { $0.time - lostAt }
+        // Lost at 1.5 s: without the search, the pings would stop 2 s later for good.
+        #expect(pings.contains { $0 > 3 && $0 < 4.5 } && pings.contains { $0 > 4.5 }, "pings while the chip is looked for: \(pings)")
+    }
 }

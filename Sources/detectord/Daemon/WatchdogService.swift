@@ -5,7 +5,10 @@ import ServiceLifecycle
 /// it consumed one within the last two seconds (or, after a replay that does not loop has ended,
 /// its thread still passes). A wedged detector or a sensor silent for good therefore stops the
 /// pings, and systemd restarts the daemon after `WatchdogSec`, which reopens the bus; a short
-/// stall is only a reported fault. Also posts a status line every `statusEvery` seconds.
+/// stall is only a reported fault. A source that knows it lost its chip (unplugged, the bus
+/// gone) and is looking for it keeps the pings going while the detector passes: a restart would
+/// not bring the chip back sooner, and every 12 s it would drop the keychain link (an SOS press
+/// then is lost), the API and the alarm. Also posts a status line every `statusEvery` seconds.
 struct WatchdogService: Service {
     let notifier: SystemdNotifier
     let status: DaemonStatus
@@ -20,8 +23,10 @@ struct WatchdogService: Service {
             let live = status.liveStatistics()
             let now = MonotonicTime.nowNanoseconds()
             let consuming = live.lastConsumedNanoseconds.map { now - $0 < 2_000_000_000 } ?? false
-            let endedButPassing = live.health == .ended && live.lastPassNanoseconds > 0 && now - live.lastPassNanoseconds < 2_000_000_000
-            if consuming || endedButPassing {
+            let passing = live.lastPassNanoseconds > 0 && now - live.lastPassNanoseconds < 2_000_000_000
+            let endedButPassing = live.health == .ended && passing
+            let searching = passing && status.sensorCondition()?.fault != nil
+            if consuming || endedButPassing || searching {
                 notifier.watchdog()
             }
             sinceStatus += step
