@@ -179,6 +179,31 @@ import Glibc
         #expect(run.lastSecond > 180, "\(run.lastSecond) samples in the last second at 200 Hz")
     }
 
+    /// The adapter itself went (ENODEV: a USB bridge unplugged, its driver rebound): the old fd
+    /// never reaches the chip again, so the bus is opened anew and streaming goes on.
+    @Test func anAdapterThatWentIsOpenedAgain() throws {
+        let run = Run()
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion())
+        let second = SimulatedI2CBus(name: "/dev/i2c-1", clock: run.clock)
+        SimulatedIMUBoard.attach(Self.mpu6050, to: second, motion: RestingMotion())
+        nonisolated(unsafe) let buses = [run.bus, second]
+        let opens = Mutex(0)
+        let source = I2CSensorSource(
+            options: Self.options(), clock: run.clock,
+            openBus: { _ throws(I2CError) in buses[min(opens.withLock { $0 += 1; return $0 }, buses.count) - 1] },
+            notices: { _ in }, gaps: { _ in }, configured: { _ in })
+        var gone = false
+        try run.run(source, seconds: 3) { t in
+            if !gone, t >= 1 {
+                gone = true
+                run.bus.setFault(.adapterGone, at: 0x68)
+            }
+        }
+        #expect(opens.withLock { $0 } == 2, "opened again after ENODEV")
+        #expect(source.condition?.fault == nil && source.condition?.recoveries == 1)
+        #expect(run.lastSecond > 180, "\(run.lastSecond) samples in the last second at 200 Hz")
+    }
+
     @Test func aHungBusIsAFaultNamingItAndClearsByItself() throws {
         let run = Run()
         SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion())

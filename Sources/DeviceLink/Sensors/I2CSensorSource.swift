@@ -47,7 +47,7 @@ public final class I2CSensorSource: SensorSource {
         into producer: borrowing SampleRing.Producer, batchWritten: () -> Void, shouldStop: () -> Bool
     ) throws(FallDetectError) -> SensorSourceEnd {
         applyRealtimePriority()
-        let bus: any I2CBus
+        var bus: any I2CBus
         do {
             bus = try openBus(options.busPath)
         } catch {
@@ -58,12 +58,26 @@ public final class I2CSensorSource: SensorSource {
         var previous: IMUStream?
         var lostBecause: String?
         var retry = options.firstRetrySeconds
+        // ENODEV: the adapter went (a USB bridge unplugged, its driver unbound and bound again),
+        // and this fd never reaches it again; the path opened anew does, once it is back.
+        var reopenBus = false
         var gaps: [RecordedEvent] = []
         defer { if let stream { try? stream.driver.stop() } }
         let endAt = options.endAfterSeconds.map { clock.nowNanoseconds() + Int64($0 * 1e9) }
         while !shouldStop() {
             if let endAt, clock.nowNanoseconds() >= endAt { return .exhausted }
             guard let current = stream else {
+                if reopenBus {
+                    do throws(I2CError) {
+                        bus = try openBus(options.busPath)
+                        reopenBus = false
+                    } catch {
+                        state.withLock { $0.fault = error.description }
+                        wait(seconds: retry, shouldStop: shouldStop)
+                        retry = min(options.lastRetrySeconds, retry * 2)
+                        continue
+                    }
+                }
                 do throws(IMUError) {
                     let connected = try connect(bus, resumingAfter: lostBecause)
                     if let previous { connected.continueTimestamps(from: previous) }
@@ -84,6 +98,7 @@ public final class I2CSensorSource: SensorSource {
                         throw FallDetectError(.invalidArgument, error.description, path: options.busPath)
                     }
                     if case .unsupported = error { throw FallDetectError(.invalidArgument, error.description, path: options.busPath) }
+                    if error.busError?.errno == ENODEV { reopenBus = true }
                     let fault = error.description
                     let changed = state.withLock { s in
                         defer { s.fault = fault }
@@ -119,6 +134,7 @@ public final class I2CSensorSource: SensorSource {
                 }
                 onNotice(fault)
                 lostBecause = "sensor lost (\(error.busError.map { String(cString: strerror($0.errno)) } ?? "bus error"))"
+                if error.busError?.errno == ENODEV { reopenBus = true }
                 previous = current
                 stream = nil
             }

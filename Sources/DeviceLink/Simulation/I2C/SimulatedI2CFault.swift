@@ -15,6 +15,9 @@ public enum SimulatedI2CFault: Sendable, Equatable {
     case arbitrationLost
     /// A clock-stretch timeout or a short transfer: EIO.
     case transferFailed
+    /// The adapter itself went (a USB bridge unplugged, its driver unbound): ENODEV on this open
+    /// bus for good; only the bus opened again reaches the chip.
+    case adapterGone
 
     var errno: Int32 {
         switch self {
@@ -22,6 +25,7 @@ public enum SimulatedI2CFault: Sendable, Equatable {
         case .hungBus: ETIMEDOUT
         case .arbitrationLost: EAGAIN
         case .transferFailed: EIO
+        case .adapterGone: ENODEV
         }
     }
 }
