@@ -36,16 +36,20 @@ import Testing
         }
     }
 
-    @Test func wrongTriesAreKeptAndShareTheDisarmLockout() throws {
+    /// Wrong tries in Settings are kept and lock Settings out, but not the wearer's disarming:
+    /// a page left open, anyone with the login or a local process could otherwise keep a real
+    /// alarm's PIN pad locked for an hour.
+    @Test func wrongTriesInSettingsAreKeptButDoNotLockDisarming() throws {
         try withStore { store in
             try store.transaction { _ = try $0.setUp(.pin("4821"), pin: nil, at: 0) }
             for _ in 0..<3 { #expect(try store.transaction { try $0.setUp(.unlock, pin: "0000", at: 10 * s) } == .wrongPIN) }
-            // The third wrong try started the 30 s lockout: even the right PIN waits, here and for disarming.
+            // The third wrong try started the 30 s lockout: even the right PIN waits in Settings.
             #expect(try store.transaction { try $0.setUp(.unlock, pin: "4821", at: 20 * s) } == .lockedOut(seconds: 20))
             try store.apply(.startProtection(ana, gnssConfigured: true, hasFix: true), at: 20 * s)
             try store.apply(.sos(fromKeychain: false), at: 20 * s)
             let disarm = try store.transaction { try $0.disarm(pin: "4821", at: 25 * s) }
-            #expect(disarm == [.ignored("PIN entry locked for 15 s after wrong tries")])
+            #expect(!disarm.contains { if case .ignored = $0 { true } else { false } }, "\(disarm)")
+            #expect(try store.workflow().disarmed)
             #expect(try store.transaction { try $0.setUp(.unlock, pin: "4821", at: 41 * s) } == .done([]))
         }
     }

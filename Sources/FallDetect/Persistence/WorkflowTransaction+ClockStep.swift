@@ -61,9 +61,11 @@ extension WorkflowTransaction {
         for condition in ["notWorn", "sensorFault", "keychainLost"] {
             if let since = try conditionSince(condition) { try setSetting("\(condition)Since", since &+ step) }
         }
-        if var lock = try setting("pinLock", as: PINLock.self) {
-            lock.shiftLockout(by: step)
-            try setSetting("pinLock", lock)
+        for key in ["pinLock", Self.setupPINLock] {
+            if var lock = try setting(key, as: PINLock.self) {
+                lock.shiftLockout(by: step)
+                try setSetting(key, lock)
+            }
         }
     }
 

@@ -1,6 +1,9 @@
 import GRDB
 
 extension WorkflowTransaction {
+    /// The Settings' PIN lockout, apart from disarming's (`pinLock`).
+    static let setupPINLock = "setupPinLock"
+
     /// Set-up is complete once a PIN is set: from then on every change needs it.
     public func isSetUp() throws -> Bool { try setting("pinHash", as: String.self) != nil }
 
@@ -8,15 +11,17 @@ extension WorkflowTransaction {
     public func detectorChoice() throws -> DetectorChoice? { try setting("detectorChoice", as: DetectorChoice.self) }
 
     /// Makes `change` when `pin` allows it: no PIN is needed before set-up is complete, the PIN
-    /// (never the duress PIN) after, under the same lockout as disarming. A wrong try returns
-    /// rather than throws, so the count it adds is committed; a change the rules refuse (a sixth
-    /// contact, a number given twice) throws, naming the field.
+    /// (never the duress PIN) after, under a lockout of its own: wrong tries in Settings (a page
+    /// left open, anyone with the login, a local process) must not hold the wearer's disarming of
+    /// a real alarm behind an hour's lockout. A wrong try returns rather than throws, so the count
+    /// it adds is committed; a change the rules refuse (a sixth contact, a number given twice)
+    /// throws, naming the field.
     public func setUp(_ change: SetupChange, pin: String?, at now: Int64) throws -> SetupOutcome {
         if let hash = try setting("pinHash", as: String.self) {
             guard let pin else { return .pinNeeded }
-            var lock = try setting("pinLock", as: PINLock.self) ?? PINLock()
+            var lock = try setting(Self.setupPINLock, as: PINLock.self) ?? PINLock()
             let outcome = lock.check(pin, pinHash: hash, duressHash: nil, at: now)
-            try setSetting("pinLock", lock)
+            try setSetting(Self.setupPINLock, lock)
             switch outcome {
             case .verdict(.correct): break
             case .verdict: return .wrongPIN
@@ -48,6 +53,7 @@ extension WorkflowTransaction {
         case .pin(let pin):
             try setSetting("pinHash", try PINHasher.hash(pin))
             try setSetting("pinLock", PINLock())
+            try setSetting(Self.setupPINLock, PINLock())
             try note("setup", "pin", at: now)
             return []
         case .saveContact(let contact, let replacing, let limit):
