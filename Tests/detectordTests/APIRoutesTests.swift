@@ -106,13 +106,16 @@ import Glibc
     /// A daemon with nothing happening (a walk replayed in a loop, a 30 s countdown), for `body`
     /// to drive through the API at its base URL.
     private func withQuietDaemon(_ body: (String) throws -> Void) throws {
+        try withQuietDaemonProcess { _, base in try body(base) }
+    }
+
+    private func withQuietDaemonProcess(_ body: (DaemonProcess, String) throws -> Void) throws {
         let setup = try DaemonTestSetup()
         defer { setup.remove() }
         try setup.write(replay: DaemonTestSetup.demo("walking.detrec"), loop: true, countdown: 30)
         let daemon = try setup.start()
         defer { daemon.kill9() }
-        let base = try daemon.apiBase()
-        try body(base)
+        try body(daemon, try daemon.apiBase())
     }
 
     /// The status line of a GET sent by hand with the `Host` given (URLSession would write its
@@ -170,6 +173,24 @@ import Glibc
             let events = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             #expect(events.contains { $0["type"] as? String == "start" }, "the recent events come first: \(lines)")
             #expect(events.contains { $0["type"] as? String == "transition" && $0["to"] as? String == "ALERT_COUNTDOWN" }, "\(lines)")
+        }
+    }
+
+    /// SIGTERM while a page (or `ctl events`) holds the event stream open: the stream ends and
+    /// the daemon stops cleanly at once, its last line `stop`. The open stream used to hold the
+    /// API's shutdown until systemd's SIGKILL, 20 s without detection.
+    @Test func anOpenEventStreamDoesNotHoldTheStop() throws {
+        try withQuietDaemonProcess { daemon, base in
+            let follower = Process()
+            follower.executableURL = DetectordProcess.executable
+            follower.arguments = ["ctl", "events", "--api", base]
+            follower.standardOutput = Pipe()
+            try follower.run()
+            defer { follower.terminate() }
+            usleep(700_000)
+            daemon.terminate()
+            #expect(daemon.waitForExit(timeout: 8), "still running 8 s after SIGTERM with a stream open")
+            #expect(daemon.logLines.contains { DaemonProcess.eventType(of: $0) == "stop" })
         }
     }
 

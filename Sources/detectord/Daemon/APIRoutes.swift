@@ -2,6 +2,7 @@ import FallDetect
 import Foundation
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 
 /// The HTTP API: the status, the event stream (server-sent events) and the person's actions,
 /// the page's set-up (`SetupRoutes`), plus Prometheus metrics. Loopback needs no login, other
@@ -140,7 +141,9 @@ struct APIRoutes: Sendable {
                     keepAlive.cancel()
                 }
             }
-            for await chunk in merged {
+            // Ends when the daemon stops: the server waits for every response to finish, and an
+            // open stream would hold the stop until systemd's SIGKILL.
+            for await chunk in merged.cancelOnGracefulShutdown() {
                 try await writer.write(ByteBuffer(string: chunk))
             }
             try await writer.finish(nil)

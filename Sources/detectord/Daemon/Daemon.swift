@@ -265,9 +265,13 @@ struct Daemon {
         if plan.exitWhenIdle, plan.sourceIsFinite {
             services.append(.init(service: IdleExitService(store: store, sourceEnded: sourceEnded, hub: hub), successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "idle-exit"))
         }
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+        var configuration = ServiceGroupConfiguration(
             services: services, gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [],
-            logger: Logger(label: "detectord.lifecycle", factory: { DaemonLogHandler(label: $0).with(level: .warning) })))
+            logger: Logger(label: "detectord.lifecycle", factory: { DaemonLogHandler(label: $0).with(level: .warning) }))
+        // Whatever still holds the stop after this is cancelled, well inside systemd's 20 s
+        // (TimeoutStopSec), so the database closes and the last line is `stop`, not a SIGKILL.
+        configuration.maximumGracefulShutdownDuration = .seconds(12)
+        let group = ServiceGroup(configuration: configuration)
         try await group.run()
         notifier.stopping()
         // The sensor's last notices (a gap goes into the recording too) before the recording ends.
