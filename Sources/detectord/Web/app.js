@@ -163,16 +163,25 @@ function refreshSoon() {
   pending = setTimeout(() => { pending = null; refresh(); }, 50);
 }
 
+// One stream and at most one retry pending: each login calls listen() again, and a second
+// stream per login and restart would soon take the browser's six connections to the device,
+// leaving none for "I'm fine" or disarming.
+let stream = null;
+let retry = null;
 function listen() {
+  if (retry) { clearTimeout(retry); retry = null; }
+  if (stream) stream.close();
   const events = new EventSource("/api/events");
+  stream = events;
   for (const type of ["transition", "keychain", "keychain_battery", "keychain_press", "alarm", "sensor_fault", "sensor_recovered",
                       "gnss", "worn", "not_worn", "message", "tracking", "setup"]) {
     events.addEventListener(type, refreshSoon);
   }
   events.onerror = () => {
+    if (stream !== events) return;
     $("overall").textContent = "… reconnecting";
     // A refused stream (401 before the login) does not retry by itself.
-    if (events.readyState === EventSource.CLOSED) setTimeout(listen, 5000);
+    if (events.readyState === EventSource.CLOSED && !retry) retry = setTimeout(() => { retry = null; listen(); }, 5000);
   };
 }
 
