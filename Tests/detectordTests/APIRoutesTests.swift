@@ -194,6 +194,52 @@ import Glibc
         }
     }
 
+    /// A phone logged in from elsewhere holds the event stream open; the phone is lost and the
+    /// owner replaces the token (`ctl token`): the stream ends at its next event, where it went
+    /// on telling the alarm, the presses and the messages for as long as it stayed connected.
+    @Test func aRemoteEventStreamEndsWhenItsTokenIsReplaced() throws {
+        guard let address = WebPageTests.externalAddress() else {
+            Issue.record("this machine has no address other than loopback: a remote stream cannot be tested")
+            return
+        }
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        try setup.write(replay: DaemonTestSetup.demo("walking.detrec"), loop: true, countdown: 30)
+        let daemon = try setup.start(["--listen", "0.0.0.0:0"])
+        defer { daemon.kill9() }
+        let token = try #require(DaemonProcess.value("token", in: try daemon.waitForEvent("login_token", timeout: 30)))
+        let base = try daemon.apiBase()
+        let port = try #require(URL(string: base)?.port)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var remote = sockaddr_in()
+        remote.sin_family = sa_family_t(AF_INET)
+        remote.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, address, &remote.sin_addr)
+        let connected = withUnsafePointer(to: &remote) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(connected == 0)
+        let request = "GET /api/events HTTP/1.1\r\nHost: \(address):\(port)\r\nAuthorization: Bearer \(token)\r\n\r\n"
+        #expect(request.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) } > 0)
+        var wait = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let first = recv(fd, &buffer, buffer.count, 0)
+        #expect(first > 0 && String(decoding: buffer[0..<max(first, 0)], as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+        _ = try LoginTokens(store: WorkflowStore(path: setup.databasePath)).issue()
+        let sos = try DaemonProcess.request("http://127.0.0.1:\(port)/api/sos", method: "POST", json: [:])
+        #expect(sos.status == 202 || sos.status == 200, "\(sos.text)")
+        // Whatever the stream had sent before the event, it then closes rather than tell it.
+        var told = ""
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            told += String(decoding: buffer[0..<n], as: UTF8.self)
+        }
+        #expect(!told.contains("ALERT_COUNTDOWN"), "the replaced token's stream told the alarm: \(told)")
+    }
+
     /// A client that opens a connection and sends half a request is cut off once it has been
     /// idle for `Daemon.apiIdleSeconds`, not before: left open, such connections would use up
     /// the daemon's descriptors.

@@ -23,15 +23,22 @@ struct AccessGuard: RouterMiddleware {
             return Self.problem(.forbidden, "cross-site request refused (Origin \(origin))")
         }
         if context.isLoopback || open.contains(request.uri.path) { return try await next(request, context) }
-        // Sessions live in memory on the monotonic clock: setting the wall clock does not end them.
-        let now = MonotonicTime.nowNanoseconds()
-        if let session = Self.cookie(LoginTokens.cookieName, in: request.headers[.cookie]), tokens.isValid(session: session, at: now) {
-            return try await next(request, context)
-        }
-        if let auth = request.headers[.authorization], auth.hasPrefix("Bearer "), tokens.isValid(token: String(auth.dropFirst(7))) {
-            return try await next(request, context)
-        }
+        if Self.credentials(request, tokens: tokens)() { return try await next(request, context) }
         return Self.problem(.unauthorized, "log in with the device's token (detectord ctl token prints a new one)")
+    }
+
+    /// Whether what `request` logged in with still holds, asked now and again later: a response
+    /// that lasts (the event stream) ends when its session expires or the token is replaced
+    /// (`ctl token`), as a lost phone's open page must.
+    static func credentials(_ request: Request, tokens: LoginTokens) -> @Sendable () -> Bool {
+        let session = cookie(LoginTokens.cookieName, in: request.headers[.cookie])
+        let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+        return {
+            // Sessions live in memory on the monotonic clock: setting the wall clock does not end them.
+            if let session, tokens.isValid(session: session, at: MonotonicTime.nowNanoseconds()) { return true }
+            if let bearer, tokens.isValid(token: bearer) { return true }
+            return false
+        }
     }
 
     /// `Origin` is scheme://host[:port]; it must name the host the request was sent to.

@@ -55,8 +55,11 @@ struct APIRoutes: Sendable {
         router.get("/api/status") { _, _ in
             try Self.json(status.report())
         }
-        router.get("/api/events") { _, _ in
-            events()
+        router.get("/api/events") { request, context in
+            // A remote stream ends when its login no longer holds; the device's own tools need none.
+            let always: @Sendable () -> Bool = { true }
+            guard !context.isLoopback, let tokens else { return events(allowed: always) }
+            return events(allowed: AccessGuard.credentials(request, tokens: tokens))
         }
         router.get("/metrics") { _, _ in
             Response(
@@ -120,7 +123,7 @@ struct APIRoutes: Sendable {
 
     /// `text/event-stream`: the recent events, then each new one as `event: TYPE` and `data: JSON`,
     /// with a comment every 15 s so proxies and browsers keep the connection.
-    private func events() -> Response {
+    private func events(allowed: @escaping @Sendable () -> Bool) -> Response {
         let stream = hub.subscribe(replay: true)
         let body = ResponseBody { writer in
             // Bounded as the hub's own stream is: a client that stops reading holds the writer
@@ -144,6 +147,7 @@ struct APIRoutes: Sendable {
             // Ends when the daemon stops: the server waits for every response to finish, and an
             // open stream would hold the stop until systemd's SIGKILL.
             for await chunk in merged.cancelOnGracefulShutdown() {
+                guard allowed() else { break }
                 try await writer.write(ByteBuffer(string: chunk))
             }
             try await writer.finish(nil)
