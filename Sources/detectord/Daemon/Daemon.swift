@@ -85,33 +85,37 @@ struct Daemon {
         let recorder = try plan.recordPath.map { path throws(FallDetectError) in
             try SensorRecorder(path: path, info: SensorRecorder.info(source: plan.source, gyroscopeRange: plan.gyroscopeRange, title: "detectord run"))
         }
+        // The detector's log lines leave its thread through a queue of their own: the log writes to
+        // stderr, which blocks while journald stalls (a slow SD card), and the detector must go on
+        // judging samples meanwhile (the ring holds 4 s), follow-ups and a second fall included.
+        let detectorLog = DispatchQueue(label: "detectord.detector-log")
+        let publish: @Sendable (DaemonEvent) -> Void = { event in detectorLog.async { hub.publish(event) } }
         let detector = DetectorLoop(ring: ring, pipeline: pipeline, stallSeconds: plan.stallSeconds, metrics: metrics, recorder: recorder) { output in
             let now = WorkflowService.utcNow()
             switch output {
             case .detection(let event):
-                // To the workflow before the log line, which may block (journald stalled on a slow
-                // SD card): the emergency must not wait for it. The incident's history shows what
-                // the detector saw.
+                // To the workflow before the log line: the emergency must not wait for it. The
+                // incident's history shows what the detector saw.
                 workflow.submit(.note(type: "evidence", payload: "\(event.detector): \(event.summary)"))
                 workflow.submit(.input(event.workflowInput, origin: "detector", reply: nil))
                 metrics.detection(event)
-                hub.publish(DaemonEvent(
+                publish(DaemonEvent(
                     "detection", at: now, severity: .notice,
                     [("kind", .string(event.kind.rawValue)), ("detector", .string(event.detector)),
                      ("confidence", .number((Double(event.confidence) * 100).rounded() / 100)), ("summary", .string(event.summary))]))
             case .followUp(let outcome):
                 let after = Double(outcome.timestampNanoseconds - outcome.event.timestampNanoseconds) / 1e9
-                hub.publish(DaemonEvent(
+                publish(DaemonEvent(
                     "follow_up", at: now,
                     [("outcome", .string(outcome.kind.rawValue)), ("detection", .string(outcome.event.kind.rawValue)),
                      ("seconds_after", .number(DaemonStatus.tenths(after)))]))
                 if let input = outcome.workflowInput { workflow.submit(.input(input, origin: "detector", reply: nil)) }
             case .sensorStalled(let seconds):
                 let reason = plan.source.condition?.fault.map { ": " + $0 } ?? ""
-                hub.publish(DaemonEvent("sensor_fault", at: now, severity: .warning, [("message", .string("no sample for \(DaemonStatus.tenths(seconds)) s\(reason)"))]))
+                publish(DaemonEvent("sensor_fault", at: now, severity: .warning, [("message", .string("no sample for \(DaemonStatus.tenths(seconds)) s\(reason)"))]))
                 workflow.submit(.sensorFault(isFaulty: true, since: now - Int64(seconds * 1e9)))
             case .sensorResumed(let seconds):
-                hub.publish(DaemonEvent("sensor_recovered", at: now, [("message", .string("samples again after \(DaemonStatus.tenths(seconds)) s"))]))
+                publish(DaemonEvent("sensor_recovered", at: now, [("message", .string("samples again after \(DaemonStatus.tenths(seconds)) s"))]))
                 workflow.submit(.sensorFault(isFaulty: false, since: now))
             case .sensorStreaming:
                 // Clears a fault the database kept from before this process; nothing when none.
@@ -274,6 +278,8 @@ struct Daemon {
         let group = ServiceGroup(configuration: configuration)
         try await group.run()
         notifier.stopping()
+        // The detector's last lines before the `stop` line.
+        detectorLog.sync {}
         // The sensor's last notices (a gap goes into the recording too) before the recording ends.
         plan.sensorNotices.flush()
         if let recorder {
