@@ -179,9 +179,11 @@ import Glibc
         #expect(run.lastSecond > 180, "\(run.lastSecond) samples in the last second at 200 Hz")
     }
 
-    /// The adapter itself went (ENODEV: a USB bridge unplugged, its driver rebound): the old fd
-    /// never reaches the chip again, so the bus is opened anew and streaming goes on.
-    @Test func anAdapterThatWentIsOpenedAgain() throws {
+    /// The adapter itself went (ENODEV: a USB bridge unplugged, its driver rebound), seen by a
+    /// drain or by the search after a loss: the old fd never reaches the chip again, so the bus
+    /// is opened anew and streaming goes on.
+    @Test(arguments: [false, true])
+    func anAdapterThatWentIsOpenedAgain(seenBySearch: Bool) throws {
         let run = Run()
         SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion())
         let second = SimulatedI2CBus(name: "/dev/i2c-1", clock: run.clock)
@@ -192,9 +194,16 @@ import Glibc
             options: Self.options(), clock: run.clock,
             openBus: { _ throws(I2CError) in buses[min(opens.withLock { $0 += 1; return $0 }, buses.count) - 1] },
             notices: { _ in }, gaps: { _ in }, configured: { _ in })
+        var unplugged = false
         var gone = false
         try run.run(source, seconds: 3) { t in
-            if !gone, t >= 1 {
+            // Lost first as an unplugged chip (EREMOTEIO), then the search meets ENODEV: an empty
+            // address would hide that the bus itself is dead.
+            if seenBySearch, !unplugged, t >= 1 {
+                unplugged = true
+                run.bus.setFault(.unplugged, at: 0x68)
+            }
+            if !gone, t >= 1.2 {
                 gone = true
                 run.bus.setFault(.adapterGone, at: 0x68)
             }

@@ -56,6 +56,11 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The device stopped answering (unplugged, NACK) rather than a bus or programming fault.
     public var isDeviceGone: Bool { kind == .deviceGone }
 
+    /// ENODEV: the adapter itself went (a USB bridge unplugged, its driver rebound), not a chip
+    /// that does not answer: the open bus never reaches anything again, so a search must not
+    /// take it for an empty address.
+    public var isAdapterGone: Bool { errno == ENODEV }
+
     /// A fault that may clear by itself (unplug, hung bus, arbitration, a garbled transfer): back
     /// off and re-probe.
     public var isTransient: Bool { kind != .other }

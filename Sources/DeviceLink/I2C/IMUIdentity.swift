@@ -39,7 +39,7 @@ public struct IMUIdentity: Sendable, Hashable, CustomStringConvertible {
             let value: UInt8
             do {
                 value = try bus.readRegister(address: address, register: register)
-            } catch where error.isDeviceGone {
+            } catch where error.isDeviceGone && !error.isAdapterGone {
                 return nil
             }
             if let model = IMUModel.matching(register: register, value: value, address: address) {

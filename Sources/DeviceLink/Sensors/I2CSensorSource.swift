@@ -163,7 +163,7 @@ public final class I2CSensorSource: SensorSource {
                     if family == .icm20948, !first.identityValues.contains(value), try IMUIdentity.returnToBankZero(bus, at: address) {
                         value = try bus.readRegister(address: address, register: first.identityRegister)
                     }
-                } catch where error.isDeviceGone {
+                } catch where error.isDeviceGone && !error.isAdapterGone {
                     continue
                 } catch {
                     throw .bus(error)

@@ -25,7 +25,10 @@ struct WatchdogService: Service {
             let consuming = live.lastConsumedNanoseconds.map { now - $0 < 2_000_000_000 } ?? false
             let passing = live.lastPassNanoseconds > 0 && now - live.lastPassNanoseconds < 2_000_000_000
             let endedButPassing = live.health == .ended && passing
-            let searching = passing && status.sensorCondition()?.fault != nil
+            // Not once the source has failed for good: its last fault stays set, but nothing looks.
+            var failed = false
+            if case .failed = live.health { failed = true }
+            let searching = passing && !failed && status.sensorCondition()?.fault != nil
             if consuming || endedButPassing || searching {
                 notifier.watchdog()
             }
