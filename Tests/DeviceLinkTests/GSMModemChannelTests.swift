@@ -232,6 +232,7 @@ import Synchronization
         let settings = Self.settings {
             $0.reportWait = 0.1
             $0.resendAfter = 0.3
+            $0.validity = 2
         }
         try await withModem(behavior, settings: settings) { modem, channel in
             _ = await channel.deliver(Self.message("Help"))
@@ -240,6 +241,10 @@ import Synchronization
                 _ = await channel.deliver(Self.message("Help", attempt: attempt))
             }
             #expect(modem.submitted.count == 2, "sent, then once more")
+            // Past the validity with still no report (a modem reset lost it): once more.
+            try await Task.sleep(for: .milliseconds(1700))
+            _ = await channel.deliver(Self.message("Help", attempt: 5))
+            #expect(modem.submitted.count == 3, "again once the validity is over")
         }
         try await withModem(behavior, settings: settings) { modem, channel in
             _ = await channel.deliver(Self.message("Help"))

@@ -15,6 +15,10 @@ public struct GSMModemSettings: Sendable, Equatable {
     /// A part with no report this long after it was accepted is sent again: the report may be
     /// lost, and a duplicate beats a missed alert.
     public var resendAfter: Double = 600
+    /// The validity period each SMS asks for (AT+CSMP's vp 167: 24 h). A part sent again once, or
+    /// held by a service centre still trying, is sent again only after this without a report: by
+    /// then the centre has given up on it, and a modem reset may have lost its report (CNMI).
+    public var validity: Double = 86_400
     /// Modems or networks without status reports: count "+CMGS accepted" as delivered instead.
     public var requireDeliveryReport = true
     /// Backoff for transient failures (no signal, errors, timeouts).

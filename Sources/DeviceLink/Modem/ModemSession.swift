@@ -30,8 +30,8 @@ final class ModemSession {
 
     enum PartState: Equatable {
         case unsent
-        /// `final`: no more resends for lack of a report (it was sent again once already, or the
-        /// service centre said it is still trying); only a report decides it now.
+        /// `final`: no resend for lack of a report before the SMS's validity is over (it was sent
+        /// again once already, or the service centre said it is still trying).
         case awaitingReport(reference: Int, since: Double, final: Bool = false)
         case delivered(reference: Int)
         case failed(reference: Int, status: Int)
@@ -93,7 +93,7 @@ final class ModemSession {
             let toSend = parts.indices.filter { index in
                 switch parts[index] {
                 case .unsent: true
-                case .awaitingReport(_, let since, let final): !final && now - since >= settings.resendAfter
+                case .awaitingReport(_, let since, let final): now - since >= (final ? settings.validity : settings.resendAfter)
                 case .delivered, .failed: false
                 }
             }
