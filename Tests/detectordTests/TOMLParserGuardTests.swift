@@ -53,7 +53,9 @@ import Testing
         #expect(TOMLParserGuard.firstAbort(in: "d =1979-02-27t\u{2}o: tt").map { [$0.line, $0.column] } == [1, 4])
         #expect(TOMLParserGuard.firstAbort(in: "a = 1\nd = [1, 2000-01-01Tx:1]\n").map { [$0.line, $0.column] } == [2, 9])
         #expect(TOMLParserGuard.firstAbort(in: "d = 1979-02-27T:\n")?.reason == TOMLParserGuard.badDateTimeT)
-        for text in ["d = 1979-05-27T07:32:00\n", "d = 1979-05-27t07:32:00Z\n", "1979-02-27tx = 1\n", "d = 1979-02-27tx\n", "d = 1979-02-27T"] {
+        // Where a key stands, a bare key may look like a date and a t, and its value hold a colon.
+        for text in ["d = 1979-05-27T07:32:00\n", "d = 1979-05-27t07:32:00Z\n", "1979-02-27tx = 1\n", "d = 1979-02-27tx\n", "d = 1979-02-27T",
+                     "1979-02-27tx=\"a:b\"\n", "t = {1979-01-01t=\"x:y\"}\n", "[t]\n  1979-01-01tz = \"1:2\"\n"] {
             #expect(TOMLParserGuard.firstAbort(in: text) == nil, "\(text.debugDescription)")
         }
     }

@@ -127,15 +127,20 @@ public final class OutboxDispatcher {
     private func supersedeStaleFollowUps(at utc: Int64) throws -> [DispatchReport] {
         try store.transaction { tx in
             let followUps = try tx.pendingMessages().filter { Self.replacedByTheNewest.contains($0.message.kind) }
-            struct Slot: Hashable { var recipient: String; var kind: String }
+            // Concealed (the duress PIN's) and test messages only replace their own kind: a hidden
+            // repeat superseding a visible one would show in the journal.
+            struct Slot: Hashable { var recipient: String; var kind: String; var concealed: Bool; var test: Bool }
+            func slot(_ m: PendingMessage) -> Slot {
+                Slot(recipient: m.recipientKey, kind: m.message.kind, concealed: m.message.isConcealed, test: m.message.isTest)
+            }
             var newest: [Slot: OutboxMessage] = [:]
             for followUp in followUps {
-                let slot = Slot(recipient: followUp.recipientKey, kind: followUp.message.kind)
+                let slot = slot(followUp)
                 if (newest[slot]?.id ?? Int64.min) < followUp.message.id { newest[slot] = followUp.message }
             }
             var reports: [DispatchReport] = []
             for followUp in followUps.sorted(by: { $0.message.id < $1.message.id }) {
-                guard let latest = newest[Slot(recipient: followUp.recipientKey, kind: followUp.message.kind)], latest.id != followUp.message.id
+                guard let latest = newest[slot(followUp)], latest.id != followUp.message.id
                 else { continue }
                 try tx.supersede(followUp.message, by: latest, at: utc)
                 reports.append(.superseded(message: followUp.message, by: latest))

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import Synchronization
 
 /// Who may reach what. Loopback (the device's own tools, `ctl`) needs nothing; any other
 /// address gets the page's files and the login, and everything else only with a session cookie
@@ -30,14 +31,19 @@ struct AccessGuard: RouterMiddleware {
     /// Whether what `request` logged in with still holds, asked now and again later: a response
     /// that lasts (the event stream) ends when its session expires or the token is replaced
     /// (`ctl token`), as a lost phone's open page must.
-    static func credentials(_ request: Request, tokens: LoginTokens) -> @Sendable () -> Bool {
+    /// A verdict is kept for `recheckNanoseconds`: the token is checked against the database,
+    /// which each event of each stream would otherwise read.
+    static func credentials(_ request: Request, tokens: LoginTokens, recheckNanoseconds: Int64 = 2_000_000_000) -> @Sendable () -> Bool {
         let session = cookie(LoginTokens.cookieName, in: request.headers[.cookie])
         let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+        let last = Mutex<(at: Int64, valid: Bool)?>(nil)
         return {
             // Sessions live in memory on the monotonic clock: setting the wall clock does not end them.
-            if let session, tokens.isValid(session: session, at: MonotonicTime.nowNanoseconds()) { return true }
-            if let bearer, tokens.isValid(token: bearer) { return true }
-            return false
+            let now = MonotonicTime.nowNanoseconds()
+            if let kept = last.withLock({ $0 }), now - kept.at < recheckNanoseconds { return kept.valid }
+            let valid = session.map { tokens.isValid(session: $0, at: now) } == true || bearer.map { tokens.isValid(token: $0) } == true
+            last.withLock { $0 = (now, valid) }
+            return valid
         }
     }
 

@@ -21,6 +21,15 @@ enum TOMLParserGuard {
         var i = 0, line = 1, lineStart = 0, onlyWhitespace = true
         var open: [Unicode.Scalar] = []
         func at(_ k: Int) -> Unicode.Scalar? { k < scalars.count ? scalars[k] : nil }
+        /// Whether a value, not a key, starts at `k`: after `=`, or in an array after `[`, `,` or
+        /// a line end. A bare key may look like a date and a t (`1979-02-27tx = "a:b"`).
+        func startsAValue(_ k: Int) -> Bool {
+            var j = k - 1
+            while j >= 0, scalars[j] == " " || scalars[j] == "\t" { j -= 1 }
+            guard j >= 0 else { return false }
+            let p = scalars[j]
+            return p == "=" || open.last == "[" && (p == "[" || p == "," || p == "\n" || p == "\r")
+        }
         func starts(_ s: String, _ k: Int) -> Bool {
             s.unicodeScalars.enumerated().allSatisfy { at(k + $0.offset) == $0.element }
         }
@@ -112,7 +121,7 @@ enum TOMLParserGuard {
             default:
                 if isDigit(c), i == 0 || startsValue(after: scalars[i - 1]) {
                     if isDateSpaceDigit(scalars, at: i) { return (line, i - lineStart + 1, badDateTime) }
-                    if isDateTWithoutTime(scalars, at: i) { return (line, i - lineStart + 1, badDateTimeT) }
+                    if startsAValue(i), isDateTWithoutTime(scalars, at: i) { return (line, i - lineStart + 1, badDateTimeT) }
                 }
                 onlyWhitespace = false
                 i += 1
@@ -140,7 +149,7 @@ enum TOMLParserGuard {
     /// toml++ takes a value that starts with digits and has a `-`, a `T` (or `t`) and a `:` for
     /// a date-time, reads the date, then the time after the `T` assuming it starts with a digit,
     /// and aborts when it does not (`1979-02-27t<U+0002>o:`). Valid TOML never has a date's `T`
-    /// without its time, and a bare key never has a colon.
+    /// without its time in a value (the caller asks only where a value starts).
     private static func isDateTWithoutTime(_ scalars: [Unicode.Scalar], at start: Int) -> Bool {
         let shape = Array("dddd-dd-ddT".unicodeScalars)
         guard start + shape.count < scalars.count else { return false }
