@@ -179,6 +179,25 @@ import Glibc
         #expect(run.lastSecond > 180, "\(run.lastSecond) samples in the last second at 200 Hz")
     }
 
+    /// Each attempt to find a lost chip is stamped in real time (the watchdog believes the fault
+    /// only while the stamps go on), and the stamp goes with the fault.
+    @Test func eachAttemptOfTheSearchIsStampedUntilTheChipIsBack() throws {
+        let run = Run()
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion())
+        let source = run.source(Self.options())
+        var stamps: [Int64] = []
+        var streamingStamp: Int64?? = .none
+        try run.run(source, seconds: 3) { t in
+            if t > 0.5, t < 1, streamingStamp == nil { streamingStamp = .some(source.condition?.searchedAtNanoseconds) }
+            run.bus.setFault((1...2).contains(t) ? .unplugged : nil, at: 0x68)
+            if let stamp = source.condition?.searchedAtNanoseconds, stamps.last != stamp { stamps.append(stamp) }
+        }
+        #expect(streamingStamp == .some(nil), "no stamp while streaming")
+        // Backoff 0.1, 0.2, 0.4, 0.8 s over the second away: four attempts or more, each stamped.
+        #expect(stamps.count >= 4 && zip(stamps, stamps.dropFirst()).allSatisfy { $0 < $1 }, "\(stamps)")
+        #expect(source.condition?.fault == nil && source.condition?.searchedAtNanoseconds == nil)
+    }
+
     /// The adapter itself went (ENODEV: a USB bridge unplugged, its driver rebound), seen by a
     /// drain or by the search after a loss: the old fd never reaches the chip again, so the bus
     /// is opened anew and streaming goes on.

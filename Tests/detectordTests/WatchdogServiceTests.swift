@@ -1,5 +1,7 @@
+import FallDetect
 import Foundation
 import Testing
+@testable import detectord
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -65,6 +67,33 @@ import Glibc
         #expect(pings.contains { $0 > 6.3 }, "pings again once samples are back: \(pings)")
         // Silent from about 2 s; two seconds later the pings must stop until samples return.
         #expect(!pings.contains { $0 > 4.7 && $0 < 5.9 }, "no ping while the sensor is silent: \(pings)")
+    }
+
+    /// The pings' rule at given moments: a detector passing over a fault the source looks past
+    /// keeps the daemon alive only while the source's attempts go on; a search stuck in a read
+    /// (its stamp ageing) lets systemd restart the daemon, which opens the bus anew.
+    @Test func aLostChipKeepsTheDaemonAliveOnlyWhileItsSearchGoesOn() {
+        let now: Int64 = 100_000_000_000
+        var live = LiveStatistics()
+        live.health = .streaming
+        live.lastPassNanoseconds = now - 100_000_000
+        live.lastConsumedNanoseconds = now - 30_000_000_000
+        var sensor = SensorCondition(nominalRateHz: 200)
+        #expect(!WatchdogService.alive(live, sensor: sensor, now: now), "silent and no fault")
+        sensor.fault = "MPU-6050 lost: no answer"
+        sensor.searchedAtNanoseconds = now - 4_000_000_000
+        #expect(WatchdogService.alive(live, sensor: sensor, now: now), "looked for 4 s ago")
+        sensor.searchedAtNanoseconds = now - 25_000_000_000
+        #expect(!WatchdogService.alive(live, sensor: sensor, now: now), "the search stuck for 25 s")
+        sensor.searchedAtNanoseconds = now - 4_000_000_000
+        live.lastPassNanoseconds = now - 3_000_000_000
+        #expect(!WatchdogService.alive(live, sensor: sensor, now: now), "the detector stuck")
+        live.lastPassNanoseconds = now - 100_000_000
+        live.health = .failed("gone")
+        #expect(!WatchdogService.alive(live, sensor: sensor, now: now), "failed for good")
+        live.health = .streaming
+        live.lastConsumedNanoseconds = now - 500_000_000
+        #expect(WatchdogService.alive(live, sensor: nil, now: now), "samples consumed")
     }
 
     /// A chip unplugged for longer than the watchdog's time: the source says so and looks for it,

@@ -67,6 +67,8 @@ public final class I2CSensorSource: SensorSource {
         while !shouldStop() {
             if let endAt, clock.nowNanoseconds() >= endAt { return .exhausted }
             guard let current = stream else {
+                let attempt = MonotonicTime.nowNanoseconds()
+                state.withLock { $0.searchedAtNanoseconds = attempt }
                 if reopenBus {
                     do throws(I2CError) {
                         bus = try openBus(options.busPath)
@@ -85,7 +87,10 @@ public final class I2CSensorSource: SensorSource {
                         state.withLock { $0.recoveries += 1 }
                         onNotice("\(connected.configuration.model) answers again; streaming resumes")
                     }
-                    state.withLock { $0.fault = nil }
+                    state.withLock { s in
+                        s.fault = nil
+                        s.searchedAtNanoseconds = nil
+                    }
                     stream = connected
                     retry = options.firstRetrySeconds
                 } catch {

@@ -5,6 +5,10 @@ public struct SensorCondition: Sendable, Equatable {
     public var chip: String?
     /// Why the sensor cannot deliver now (unplugged, bus hung), nil while it streams.
     public var fault: String?
+    /// When the source last began to look for a lost chip (`MonotonicTime`, real time even on a
+    /// simulator's scaled clock); nil while it streams. A fault is only believed to be looked past
+    /// while this is recent: a thread stuck in the search leaves it to age.
+    public var searchedAtNanoseconds: Int64?
     /// The output rate the chip was set to, Hz.
     public var nominalRateHz: Double
     /// The rate measured from the samples the chip really delivered, Hz (cheap boards drift).
