@@ -153,14 +153,38 @@ import Testing
         #expect(failing.handle(.delivered(.alert), at: 2000 * s) == [.transition(from: .emergencySendingFailed, to: .emergencySent, reason: "delivery confirmed")])
     }
 
+    /// Carried off in an ambulance at 15 m/s, a fix a second for 5 min: an update a minute, not
+    /// one every 4 s (each an SMS to every contact).
+    @Test func movesAreSentAMinuteApartAtMost() {
+        var w = sending()
+        _ = w.handle(.delivered(.alert), at: 121 * s)
+        var updates: [Int64] = []
+        for t in Int64(130)..<430 {
+            let north = Double(t - 130) * 15 / 111_195
+            if w.handle(.position(latitude: 48.0 + north, longitude: 11.0), at: t * s).contains(.send(.locationUpdate)) { updates.append(t) }
+        }
+        #expect(updates == [130, 190, 250, 310, 370], "\(updates)")
+    }
+
+    /// Positions deleted after their retention: tracking has none to send until a new fix.
+    @Test func aForgottenPositionIsNotSentUntilANewFix() {
+        var w = sending()
+        _ = w.handle(.delivered(.alert), at: 121 * s)
+        #expect(w.handle(.position(latitude: 48.0, longitude: 11.0), at: 130 * s) == [.send(.locationUpdate)])
+        w.forgetPositions()
+        #expect(w.handle(.tick, at: (130 + 300) * s).isEmpty, "nothing known to send")
+        #expect(w.handle(.position(latitude: 48.0, longitude: 11.0), at: 440 * s) == [.send(.locationUpdate)], "the new fix goes at once")
+    }
+
     @Test func trackingSendsOnMovementOrIntervalThenEnds() {
         var w = sending()
         _ = w.handle(.delivered(.alert), at: 121 * s)
         #expect(w.handle(.position(latitude: 48.0, longitude: 11.0), at: 130 * s) == [.send(.locationUpdate)], "first position")
         #expect(w.handle(.position(latitude: 48.0003, longitude: 11.0), at: 140 * s).isEmpty, "33 m is not far enough")
-        #expect(w.handle(.position(latitude: 48.0005, longitude: 11.0), at: 150 * s) == [.send(.locationUpdate)], "56 m is")
-        #expect(w.handle(.tick, at: (150 + 299) * s).isEmpty)
-        #expect(w.handle(.tick, at: (150 + 300) * s) == [.send(.locationUpdate)], "every 5 min")
+        #expect(w.handle(.position(latitude: 48.0005, longitude: 11.0), at: 150 * s).isEmpty, "56 m is, but 20 s after the last")
+        #expect(w.handle(.position(latitude: 48.0005, longitude: 11.0), at: 190 * s) == [.send(.locationUpdate)], "56 m a minute later")
+        #expect(w.handle(.tick, at: (190 + 299) * s).isEmpty)
+        #expect(w.handle(.tick, at: (190 + 300) * s) == [.send(.locationUpdate)], "every 5 min")
         #expect(w.trackingRemaining(at: 1000 * s) == 921, "30 min from the delivery at 121 s")
         #expect(!w.handle(.tick, at: (120 + 1800) * s).contains(.tracking(on: false)), "not 30 min from when sending began")
         let end = w.handle(.tick, at: (121 + 1800) * s)

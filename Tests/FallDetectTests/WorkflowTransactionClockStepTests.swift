@@ -98,6 +98,19 @@ import Testing
         }
     }
 
+    /// A fix taken on fake-hwclock's time, three days behind, then NTP: the position's time is
+    /// told to contacts as when the wearer was there, and its age decides its deletion.
+    @Test func aPositionKeepsItsAgeThroughAStep() throws {
+        try withStore { store in
+            try store.transaction { try $0.recordPosition(StoredPosition(latitude: 38.7, longitude: -9.1), at: 100 * s) }
+            try store.transaction { try $0.shiftPendingTimes(by: 72 * hour, at: 72 * hour + 160 * s) }
+            #expect(try store.snapshot { try $0.lastPosition()?.recordedAt } == 72 * hour + 100 * s)
+            #expect(try store.snapshot { try $0.positionHistory().map(\.recordedAt) } == [72 * hour + 100 * s])
+            let pruned = try store.transaction { try $0.prunePositions(recordedBefore: 72 * hour + 160 * s - 24 * hour, at: 72 * hour + 160 * s) }
+            #expect(pruned == 0, "a minute old, not three days")
+        }
+    }
+
     @Test func aPINLockoutKeepsItsLength() throws {
         try withStore { store in
             let hash = try PINHasher.hash("2468")

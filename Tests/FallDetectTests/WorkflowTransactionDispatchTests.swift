@@ -217,6 +217,35 @@ import Testing
         }
     }
 
+    /// Resumed while the alert still retries (a contact's phone off): the alert, sent later, must
+    /// still say where the wearer was. Once nothing of the emergency is on its way the position
+    /// goes, the workflow's saved copy with it.
+    @Test func aPositionStaysWhileAnEmergencysMessageIsOnItsWayThenGoesEverywhere() throws {
+        try withStore { store in
+            try store.saveContact(Contact(name: "Anna", phone: "+447700900456", channel: "pager"))
+            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+            try store.transaction { tx in
+                try tx.recordPosition(StoredPosition(latitude: 38.7, longitude: -9.1), at: 0)
+                try tx.apply(.position(latitude: 38.7, longitude: -9.1), at: 0)
+            }
+            try store.apply(.sos(fromKeychain: false), at: 0)
+            try store.apply(.tick, at: 30 * s)
+            try store.apply(.disarm(.correct), at: 40 * s)
+            try store.apply(.survey(.noHelpNeeded), at: 41 * s)
+            #expect(try store.workflow().state == .noEmergency)
+            let pending = try store.snapshot { try $0.pendingMessages() }.map(\.message)
+            #expect(pending.contains { $0.kind == MessageKind.alert.rawValue })
+            #expect(try store.transaction { try $0.prunePositions(recordedBefore: 24 * hour, at: 48 * hour) } == 0, "the alert still needs it")
+            #expect(try store.transaction { try $0.lastPosition()?.latitude } == 38.7)
+            try store.transaction { tx in
+                for message in pending { try tx.abandon(message, reason: "test", at: 48 * hour) }
+            }
+            #expect(try store.transaction { try $0.prunePositions(recordedBefore: 24 * hour, at: 48 * hour) } == 2)
+            let saved = String(decoding: try JSONEncoder().encode(try store.workflow()), as: UTF8.self)
+            #expect(!saved.contains("38.7") && !saved.contains("-9.1"), "\(saved)")
+        }
+    }
+
     /// A database written before positions had a time: its position counts as expired.
     @Test func aPositionWithoutATimeIsExpired() throws {
         try withStore { store in

@@ -9,6 +9,16 @@ public enum GPSDClientState: Sendable, Equatable, CustomStringConvertible {
     /// Not connected; the next attempt is due in `retryIn` seconds.
     case disconnected(reason: String, retryIn: Double)
 
+    /// The state without what runs on by itself (seconds silent, time to the next try): a change
+    /// of it is news worth an event, where the description changes every second.
+    public var headline: String {
+        switch self {
+        case .receiverSilent: "receiver silent"
+        case .disconnected(let reason, _): "disconnected (\(reason))"
+        default: description
+        }
+    }
+
     public var description: String {
         switch self {
         case .stopped: "stopped"

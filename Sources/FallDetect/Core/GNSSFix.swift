@@ -68,7 +68,9 @@ public struct GNSSFix: Sendable, Equatable {
 
     /// A fix that carries a position at all (2D or 3D with latitude and longitude).
     public var hasPosition: Bool {
-        mode != .none && latitude != nil && longitude != nil
+        // A recording may hold anything: NaN or 200° is no position (and NaN breaks the status JSON).
+        guard let latitude, let longitude, latitude.isFinite, longitude.isFinite else { return false }
+        return mode != .none && abs(latitude) <= 90 && abs(longitude) <= 180
     }
 
     /// A position an emergency message may present as where the person is: not simulated (a

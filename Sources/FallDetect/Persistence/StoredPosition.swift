@@ -16,8 +16,9 @@ public struct StoredPosition: Sendable, Equatable, Codable {
     public init(latitude: Double, longitude: Double, accuracy: Double? = nil, speed: Double? = nil, recordedAt: Int64? = nil) {
         self.latitude = latitude
         self.longitude = longitude
-        self.accuracy = accuracy
-        self.speed = speed
+        // A recording's fix may hold NaN, which JSON (the database row, a webhook) cannot carry.
+        self.accuracy = accuracy.flatMap { $0.isFinite ? $0 : nil }
+        self.speed = speed.flatMap { $0.isFinite ? $0 : nil }
         self.recordedAt = recordedAt
     }
 }

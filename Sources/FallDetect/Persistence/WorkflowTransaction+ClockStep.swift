@@ -6,7 +6,9 @@ extension WorkflowTransaction {
     /// battery-backed clock, or a person setting it): every pending deadline moves with it, so a
     /// countdown keeps its seconds, a retry or probe is not put off by an hour nor all fired at
     /// once, tracking keeps its 30 minutes and a PIN lockout its length. What already happened
-    /// (journal, incidents, positions, messages' creation) keeps the time it was recorded with.
+    /// (journal, incidents, messages' creation) keeps the time it was recorded with. Positions
+    /// move too: their time is told to contacts as when the wearer was there ("at 17:00 on 19
+    /// Nov", three days off after a boot on fake-hwclock's time) and judges when they are deleted.
     public func shiftPendingTimes(by step: Int64, at now: Int64) throws {
         try movePendingTimes(by: step)
         try note("clock_step", "the wall clock was set by \(Self.seconds(step)); pending deadlines moved with it", at: now)
@@ -67,6 +69,14 @@ extension WorkflowTransaction {
                 try setSetting(key, lock)
             }
         }
+        func moved(_ position: StoredPosition) -> StoredPosition {
+            var position = position
+            position.recordedAt = position.recordedAt.map { $0 &+ step }
+            return position
+        }
+        if let last = try lastPosition() { try setSetting("lastPosition", moved(last)) }
+        let history = try positionHistory()
+        if !history.isEmpty { try setSetting("positionHistory", history.map(moved)) }
     }
 
     /// "+3600.0 s", "-86400.0 s".

@@ -31,15 +31,22 @@ extension WorkflowTransaction {
     }
 
     /// Deletes the positions recorded before `cutoff` (and those without a time), unless an
-    /// emergency is under way: its messages still need the last known position, however old.
-    /// Returns how many were deleted; a deletion is journalled without the coordinates.
+    /// emergency is under way or one of its messages is still on its way (resumed while an SMS
+    /// retries): they still need the last known position, however old. The workflow's own copy
+    /// goes with the last one. Returns how many were deleted; a deletion is journalled without
+    /// the coordinates.
     @discardableResult
     public func prunePositions(recordedBefore cutoff: Int64, at now: Int64) throws -> Int {
-        guard try workflow().state == .noEmergency else { return 0 }
+        var machine = try workflow()
+        guard machine.state == .noEmergency else { return 0 }
+        let emergencyKinds = Set(MessageKind.emergency.map(\.rawValue))
+        guard try !pendingMessages().contains(where: { emergencyKinds.contains($0.message.kind) }) else { return 0 }
         func expired(_ p: StoredPosition) -> Bool { (p.recordedAt ?? .min) < cutoff }
         var deleted = 0
         if let last = try lastPosition(), expired(last) {
             try db.execute(sql: "DELETE FROM setting WHERE key = 'lastPosition'")
+            machine.forgetPositions()
+            try setSetting("workflow", machine)
             deleted += 1
         }
         let history = try positionHistory()

@@ -83,6 +83,13 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
         nextKeychainRepeat = shifted(nextKeychainRepeat)
     }
 
+    /// The wearer's last position was deleted after its retention: the machine keeps no copy of
+    /// it (its snapshot is saved), and tracking has nothing to send until a new fix.
+    public mutating func forgetPositions() {
+        latestPosition = nil
+        lastSentPosition = nil
+    }
+
     public mutating func handle(_ input: WorkflowInput, at now: Int64) -> [WorkflowAction] {
         let shownBefore = displayedState
         let hiddenBefore = underDuress
@@ -302,12 +309,17 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
         return actions
     }
 
-    /// A location update after moving far enough, or when the interval has passed.
+    /// A location update after moving far enough, or when the interval has passed. Moves are
+    /// sent a minute apart at most: in an ambulance at 15 m/s, 50 m pass every 4 s, and a poor
+    /// fix's jitter can pass them standing still; each would be an SMS to every contact. The first
+    /// position after an alert that had none goes at once.
     private mutating func trackingUpdate(at now: Int64, moved: Bool) -> [WorkflowAction] {
         guard isTracking, let position = latestPosition else { return [] }
         let far = lastSentPosition.map { Self.distance($0, position) >= settings.trackingDistance } ?? true
         let due = lastLocationSent.map { now - $0 >= nanoseconds(settings.trackingInterval) } ?? true
-        guard (moved && far) || due else { return [] }
+        let spaced = lastSentPosition == nil
+            || lastLocationSent.map { now - $0 >= nanoseconds(min(Self.movedUpdateSpacing, settings.trackingInterval)) } ?? true
+        guard (moved && far && spaced) || due else { return [] }
         lastLocationSent = now
         lastSentPosition = position
         return [.send(.locationUpdate)]
@@ -387,6 +399,9 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
     private func nanoseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1e9).rounded()) }
 
     /// Great-circle distance in metres (haversine; plenty for a 50 m threshold).
+    /// Seconds at least between two location updates that a move sent.
+    static let movedUpdateSpacing: Double = 60
+
     static func distance(_ a: Position, _ b: Position) -> Double {
         let r = 6_371_000.0
         let rad = Double.pi / 180

@@ -34,8 +34,8 @@ struct GNSSService: Service {
             var last = ""
             while !Task.isCancelled {
                 let state = client.state.description
-                // The retry countdown changes every poll; report a change of kind only.
-                let kind = String(state.prefix { $0 != "(" && $0 != ";" })
+                // The retry countdown and the silence's length change every poll; report a change of kind only.
+                let kind = client.state.headline
                 status.setGNSSState(state)
                 if kind != last {
                     last = kind

@@ -23,9 +23,10 @@ struct RecordedFixPlayer: Sendable {
         let thread = Thread {
             let start = player.clock.nowNanoseconds()
             for var fix in player.fixes {
-                let due = start + (fix.timestampNanoseconds - player.origin)
-                let wait = due - player.clock.nowNanoseconds()
-                if wait > 0 { player.clock.sleep(nanoseconds: wait) }
+                // Saturating: a corrupt recording's fix may be stamped anywhere.
+                let due = ReplaySensorSource.moved(fix.timestampNanoseconds, from: player.origin, to: start)
+                let (wait, overflow) = due.subtractingReportingOverflow(player.clock.nowNanoseconds())
+                if !overflow, wait > 0 { player.clock.sleep(nanoseconds: wait) }
                 fix.timestampNanoseconds = due
                 player.deliver(fix)
             }
