@@ -24,7 +24,7 @@ struct AccessGuard: RouterMiddleware {
             return Self.problem(.forbidden, "cross-site request refused (Origin \(origin))")
         }
         if context.isLoopback || open.contains(request.uri.path) { return try await next(request, context) }
-        if Self.credentials(request, tokens: tokens)() { return try await next(request, context) }
+        if Self.loggedIn(request.headers, tokens: tokens, at: MonotonicTime.nowNanoseconds()) { return try await next(request, context) }
         return Self.problem(.unauthorized, "log in with the device's token (detectord ctl token prints a new one)")
     }
 
@@ -34,17 +34,23 @@ struct AccessGuard: RouterMiddleware {
     /// A verdict is kept for `recheckNanoseconds`: the token is checked against the database,
     /// which each event of each stream would otherwise read.
     static func credentials(_ request: Request, tokens: LoginTokens, recheckNanoseconds: Int64 = 2_000_000_000) -> @Sendable () -> Bool {
-        let session = cookie(LoginTokens.cookieName, in: request.headers[.cookie])
-        let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+        let headers = request.headers
         let last = Mutex<(at: Int64, valid: Bool)?>(nil)
         return {
-            // Sessions live in memory on the monotonic clock: setting the wall clock does not end them.
             let now = MonotonicTime.nowNanoseconds()
             if let kept = last.withLock({ $0 }), now - kept.at < recheckNanoseconds { return kept.valid }
-            let valid = session.map { tokens.isValid(session: $0, at: now) } == true || bearer.map { tokens.isValid(token: $0) } == true
+            let valid = loggedIn(headers, tokens: tokens, at: now)
             last.withLock { $0 = (now, valid) }
             return valid
         }
+    }
+
+    /// Whether a request's headers carry a live session cookie or the bearer token, at `now`
+    /// (monotonic: sessions live in memory on that clock, so setting the wall clock does not end them).
+    static func loggedIn(_ headers: HTTPFields, tokens: LoginTokens, at now: Int64) -> Bool {
+        if let session = cookie(LoginTokens.cookieName, in: headers[.cookie]), tokens.isValid(session: session, at: now) { return true }
+        guard let header = headers[.authorization], header.hasPrefix("Bearer ") else { return false }
+        return tokens.isValid(token: String(header.dropFirst(7)))
     }
 
     /// `Origin` is scheme://host[:port]; it must name the host the request was sent to.
