@@ -153,6 +153,8 @@ install: build
 	install -D -m 0644 -t $(DESTDIR)$(PREFIX)/share/detectord/web Sources/detectord/Web/*
 	install -D -m 0644 docs/daemon.md $(DESTDIR)$(PREFIX)/share/doc/detectord/daemon.md
 	install -D -m 0644 config/systemd/detectord.sysusers $(DESTDIR)/etc/sysusers.d/detectord.conf
+	@# .cache does not exist on a fresh checkout; the edited unit is written there first.
+	mkdir -p $(CACHE)
 	sed 's#/usr/local/bin/detectord#$(PREFIX)/bin/detectord#' config/systemd/detectord.service > $(CACHE)/detectord.service
 	install -D -m 0644 $(CACHE)/detectord.service $(DESTDIR)/etc/systemd/system/detectord.service
 	test -e $(DESTDIR)/etc/detectord/detectord.toml || install -D -m 0640 config/detectord.example.toml $(DESTDIR)/etc/detectord/detectord.toml

@@ -14,8 +14,8 @@ struct Detectord: AsyncParsableCommand {
             recording) and ctl (its command-line client), config check, record, replay (with the fall, \
             free-fall and crash detectors), synth, probe (including --i2c --stream), drill, status, \
             bench (the paper's trial protocol, the detectors' online protocol, and --i2c for the driver \
-            path) and train. pair is named so scripts can rely on the command line; it reports that it \
-            is not implemented yet.
+            path), train, and pair (scan for a Bluetooth LE keychain, beep it, confirm with a press, \
+            bind it; --forget unbinds, --simulate needs no radio).
             """,
         version: DetectordVersion.current,
         subcommands: [

@@ -13,7 +13,8 @@ struct RecordCommand: ParsableCommand {
             deliver to OUT in the project's recording format (Datasets/FORMAT.md, checksummed \
             blocks), until --seconds have passed or SIGINT/SIGTERM. Gaps in the stream (a FIFO \
             overflow, an unplugged chip) are recorded as gap events with their length; nothing is \
-            stitched. Replay the file with `detectord replay OUT` or benchmark it with `bench`. \
+            stitched. Replay the file through the detectors with `detectord replay OUT` (bench reads \
+            only SisFall, HAPT or described CSV folders, not .detrec). \
             To record while the daemon runs, use `detectord run --record OUT`.
             """)
 

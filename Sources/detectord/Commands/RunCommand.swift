@@ -15,7 +15,8 @@ struct RunCommand: AsyncParsableCommand {
             time), the profile's detectors, the workflow and \
             its SQLite database, the outbox dispatcher and its channels, GNSS from gpsd or the recording, the Bluetooth \
             keychain paired with `detectord pair` (or a simulated one), \
-            and the HTTP API on loopback (`detectord ctl`). A restart resumes an incident where it was. \
+            and the HTTP API and page at [api] listen (127.0.0.1:8180 by default; any other address \
+            asks for the login token; `detectord ctl`). A restart resumes an incident where it was. \
             Under systemd (Type=notify) it reports readiness and pings the watchdog while the detector \
             runs. Log lines go to standard error, one per event; alerts sent through the console \
             channel are printed on standard output.

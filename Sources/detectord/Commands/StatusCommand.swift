@@ -7,10 +7,11 @@ struct StatusCommand: ParsableCommand {
         commandName: "status",
         abstract: "Show the emergency workflow's state from its database.",
         discussion: """
-            Reads the SQLite database the workflow keeps (the one a drill or, later, the daemon writes) \
-            and prints the state, the countdown or the time to the next keychain message, the tracking time \
-            left (30 min from the alert's delivery), the contacts, messages waiting in the outbox, channels \
-            that are failing and the latest incidents. It only reads.
+            Reads the SQLite database the workflow keeps (the one `detectord run` or a drill writes) \
+            and prints the state, the countdown or the time to the next keychain message, the \
+            tracking time left ([workflow] tracking_minutes from the alert's delivery, 30 by \
+            default), the contacts, messages waiting in the outbox, channels that are failing and \
+            the latest incidents. It only reads.
             """)
 
     @Option(help: ArgumentHelp("The workflow database.", valueName: "path"))
