@@ -8,17 +8,6 @@ import Testing
 /// The detector's view of its sensor in the running daemon: a source that goes quiet is a sensor
 /// fault within `stall_seconds`, and it recovers by itself when samples come again.
 @Suite(.serialized) struct DetectorLoopTests {
-    /// 100 Hz of standing still, with the samples between `gap` missing.
-    static func csv(seconds: Double, gap: ClosedRange<Double>) -> String {
-        var text = "time,ax,ay,az,gx,gy,gz\n"
-        for i in 0..<Int(seconds * 100) {
-            let t = Double(i) / 100
-            if gap.contains(t) { continue }
-            text += "\(t),0,0,1,0,0,0\n"
-        }
-        return text
-    }
-
     /// A profile switched on the page: the new pipeline keeps the mounting the running one has
     /// estimated, instead of judging nothing until it learns it again.
     @Test func aNewProfileKeepsTheMountingEstimate() throws {
@@ -65,9 +54,7 @@ import Testing
     @Test func aStalledSourceIsAFaultWithinASecondAndRecoversByItself() throws {
         let setup = try DaemonTestSetup()
         defer { setup.remove() }
-        let recording = setup.directory.appendingPathComponent("gap.csv")
-        try Data(Self.csv(seconds: 7, gap: 2.0...5.0).utf8).write(to: recording)
-        try setup.write(replay: recording.path)
+        try setup.write(restingCSV: 7, gap: 2.0...5.0, named: "gap.csv")
         let daemon = try setup.start(["--exit-when-idle"])
         let base = try daemon.apiBase()
         let start = try #require(DaemonProcess.time(of: try daemon.waitForEvent("start")))
@@ -92,9 +79,7 @@ import Testing
     @Test func aFaultSavedByAnEarlierProcessClearsWhenSamplesFlow() throws {
         let setup = try DaemonTestSetup()
         defer { setup.remove() }
-        let recording = setup.directory.appendingPathComponent("steady.csv")
-        try Data(Self.csv(seconds: 6, gap: 7...8).utf8).write(to: recording)
-        try setup.write(replay: recording.path)
+        try setup.write(restingCSV: 6, gap: 7...8, named: "steady.csv")
         do {
             let store = try WorkflowStore(path: setup.databasePath)
             try store.transaction { try $0.recordSensorFault(isFaulty: true, since: 1_000_000_000, at: 1_000_000_000) }

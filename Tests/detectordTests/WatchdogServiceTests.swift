@@ -45,17 +45,21 @@ import Glibc
         }
     }
 
-    @Test func readyOnceListeningAndPingsOnlyWhileSamplesFlow() throws {
-        let setup = try DaemonTestSetup()
-        defer { setup.remove() }
-        // 2 s of samples, 4 s of silence, 2 s of samples.
-        let recording = setup.directory.appendingPathComponent("gap.csv")
-        try Data(DetectorLoopTests.csv(seconds: 8, gap: 2.0...6.0).utf8).write(to: recording)
-        try setup.write(replay: recording.path)
+    /// The daemon as systemd starts it: told where to notify, with a 0.5 s watchdog (pings every 0.25 s).
+    static func startUnderSystemd(_ setup: DaemonTestSetup) throws -> (DaemonProcess, NotifySocket) {
         let notify = try NotifySocket(directory: setup.directory)
         let daemon = try DaemonProcess(
             arguments: ["--config", setup.configPath, "--listen", "127.0.0.1:0", "--status-every", "0"],
             environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "500000"])
+        return (daemon, notify)
+    }
+
+    @Test func readyOnceListeningAndPingsOnlyWhileSamplesFlow() throws {
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        // 2 s of samples, 4 s of silence, 2 s of samples.
+        try setup.write(restingCSV: 8, gap: 2.0...6.0, named: "gap.csv")
+        let (daemon, notify) = try Self.startUnderSystemd(setup)
         defer { daemon.kill9() }
         notify.collect(for: 8.5)
         // The replay starts with the daemon: its `start` line is the recording's second 0.
@@ -113,10 +117,7 @@ import Glibc
             fault_at_seconds = 1.5
             fault_for_seconds = 30
             """)
-        let notify = try NotifySocket(directory: setup.directory)
-        let daemon = try DaemonProcess(
-            arguments: ["--config", setup.configPath, "--listen", "127.0.0.1:0", "--status-every", "0"],
-            environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "500000"])
+        let (daemon, notify) = try Self.startUnderSystemd(setup)
         defer { daemon.kill9() }
         notify.collect(for: 7)
         let lost = try daemon.waitForEvent("sensor", timeout: 5) { $0.contains("lost") }

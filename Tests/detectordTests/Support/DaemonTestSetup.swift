@@ -16,6 +16,22 @@ struct DaemonTestSetup {
 
     func remove() { try? FileManager.default.removeItem(at: directory) }
 
+    /// Writes a CSV recording at rest, 100 Hz, for `seconds` with no samples during `gap`, and
+    /// the configuration replaying it; returns its path.
+    @discardableResult
+    func write(restingCSV seconds: Double, gap: ClosedRange<Double>, named name: String) throws -> String {
+        var text = "time,ax,ay,az,gx,gy,gz\n"
+        for i in 0..<Int(seconds * 100) {
+            let t = Double(i) / 100
+            if gap.contains(t) { continue }
+            text += "\(t),0,0,1,0,0,0\n"
+        }
+        let path = directory.appendingPathComponent(name).path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        try write(replay: path)
+        return path
+    }
+
     static func demo(_ name: String) -> String {
         DetectordProcess.packageRoot.appendingPathComponent("Datasets/demo/\(name)").path
     }
