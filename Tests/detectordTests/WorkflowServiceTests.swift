@@ -219,6 +219,42 @@ import Glibc
         _ = try? await running.value
     }
 
+    /// A sensor fault noticed just before NTP set the clock three days on, and recorded just
+    /// after the store's times were moved by that step: it keeps its age (5 s) on the new clock.
+    /// Read from the wall clock by the detector's thread, it was three days old at once, and the
+    /// contacts' "sensor fault" message went at the next tick.
+    @Test func aFaultNoticedBeforeAClockStepKeepsItsAgeAfterIt() async throws {
+        let protected = try ProtectedStore("fault-step")
+        defer { try? FileManager.default.removeItem(at: protected.directory) }
+        let store = protected.store
+        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let hub = EventHub(logger: logger)
+        let start = WorkflowService.utcNow()
+        let origin = MonotonicTime.nowNanoseconds()
+        let step = Atomic<Int64>(0)
+        let clock = WallClock(store: store, hub: hub, wall: { start + (MonotonicTime.nowNanoseconds() - origin) + step.load(ordering: .relaxed) })
+        _ = clock.now()
+        let workflow = WorkflowService(store: store, hub: hub, metrics: DaemonMetrics(), wakeDispatcher: {}, clock: clock)
+        let group = ServiceGroup(services: [workflow], logger: logger)
+        let running = Task { try await group.run() }
+        defer { running.cancel() }
+        let noticed = MonotonicTime.nowNanoseconds() - 5_000_000_000
+        step.store(72 * 3_600_000_000_000, ordering: .relaxed)
+        workflow.submit(.sensorFault(isFaulty: true, sinceMonotonic: noticed))
+        func since() -> Date? {
+            guard let line = (try? store.journal())?.last(where: { $0.type == "sensor_fault" }),
+                let object = try? JSONSerialization.jsonObject(with: Data(line.payload.utf8)) as? [String: String],
+                let text = object["since"] else { return nil }
+            return ISO8601DateFormatter().date(from: text)
+        }
+        #expect(await KeychainServiceTests.eventually { since() != nil })
+        let recorded = try #require(since()).timeIntervalSince1970
+        let expected = Double(start + 72 * 3_600_000_000_000) / 1e9 - 5
+        #expect(abs(recorded - expected) < 2, "since \(recorded - expected) s off")
+        await group.triggerGracefulShutdown()
+        _ = try? await running.value
+    }
+
     /// A keychain SOS after an emergency ended ("I didn't fall") starts a new one, through the
     /// press policy the daemon runs every press by. Before, the policy dropped it: "only the PIN
     /// disarms", in a state where nobody may ever answer the survey.

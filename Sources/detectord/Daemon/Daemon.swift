@@ -113,17 +113,18 @@ struct Daemon {
             case .sensorStalled(let seconds):
                 let reason = plan.source.condition?.fault.map { ": " + $0 } ?? ""
                 publish(DaemonEvent("sensor_fault", at: now, severity: .warning, [("message", .string("no sample for \(DaemonStatus.tenths(seconds)) s\(reason)"))]))
-                workflow.submit(.sensorFault(isFaulty: true, since: now - Int64(seconds * 1e9)))
+                workflow.submit(.sensorFault(isFaulty: true, sinceMonotonic: MonotonicTime.nowNanoseconds() - Int64(seconds * 1e9)))
             case .sensorResumed(let seconds):
                 publish(DaemonEvent("sensor_recovered", at: now, [("message", .string("samples again after \(DaemonStatus.tenths(seconds)) s"))]))
-                workflow.submit(.sensorFault(isFaulty: false, since: now))
+                workflow.submit(.sensorFault(isFaulty: false, sinceMonotonic: MonotonicTime.nowNanoseconds()))
             case .sensorStreaming:
                 // Clears a fault the database kept from before this process; nothing when none.
-                workflow.submit(.sensorFault(isFaulty: false, since: now))
+                workflow.submit(.sensorFault(isFaulty: false, sinceMonotonic: MonotonicTime.nowNanoseconds()))
             case .wear(let change):
-                // The change is on the samples' clock; the workflow keeps wall-clock time.
-                let since = now - (change.timestampNanoseconds - change.sinceNanoseconds)
-                workflow.submit(.wear(isWorn: change.isWorn, since: change.isWorn ? now : since))
+                // The change is on the samples' clock; its age is what carries over.
+                let moment = MonotonicTime.nowNanoseconds()
+                let since = change.isWorn ? moment : moment &- (change.timestampNanoseconds &- change.sinceNanoseconds)
+                workflow.submit(.wear(isWorn: change.isWorn, sinceMonotonic: since))
             }
         }
         status.attach(detector: detector)
@@ -141,7 +142,7 @@ struct Daemon {
                 break
             case .failure(let error):
                 detector.statistics.withLock { $0.health = .failed(error.description) }
-                workflow.submit(.sensorFault(isFaulty: true, since: now))
+                workflow.submit(.sensorFault(isFaulty: true, sinceMonotonic: MonotonicTime.nowNanoseconds()))
                 hub.publish(DaemonEvent("sensor_fault", at: now, severity: .error, [("message", .string(error.description))]))
             }
         }

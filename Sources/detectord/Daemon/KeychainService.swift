@@ -144,7 +144,7 @@ final class KeychainService: Service {
                 // "on" read here could reach the new link after a later "off".
                 beeping.withLock { if $0 { beepContinuation.yield(true) } }
                 let runner = Task { await link.run() }
-                let search = reportSearchIfItLasts(since: WorkflowService.utcNow())
+                let search = reportSearchIfItLasts(since: MonotonicTime.nowNanoseconds())
                 for await event in link.events { handle(event) }
                 await runner.value
                 search?.cancel()
@@ -170,7 +170,7 @@ final class KeychainService: Service {
             // Under the state's lock, as the connection's record is: it cannot land after it.
             state.withLock { state in
                 guard !state.everConnected else { return }
-                submit(.keychainLink(connected: false, since: started))
+                submit(.keychainLink(connected: false, sinceMonotonic: started))
             }
         }
     }
@@ -187,7 +187,7 @@ final class KeychainService: Service {
                 $0.everConnected = true
                 $0.lostSince = nil
                 $0.reason = nil
-                submit(.keychainLink(connected: true, since: now))
+                submit(.keychainLink(connected: true, sinceMonotonic: MonotonicTime.nowNanoseconds()))
             }
             hub.publish(DaemonEvent("keychain", at: now, [("state", .string("connected"))]))
         case .disconnected(let reason):
@@ -197,7 +197,7 @@ final class KeychainService: Service {
                 $0.reason = reason
             }
             hub.publish(DaemonEvent("keychain", at: now, severity: .warning, [("state", .string("lost")), ("reason", .string(reason))]))
-            submit(.keychainLink(connected: false, since: now))
+            submit(.keychainLink(connected: false, sinceMonotonic: MonotonicTime.nowNanoseconds()))
         case .battery(let percent):
             state.withLock { $0.battery = percent }
             submit(.keychainBattery(percent: percent))

@@ -19,11 +19,14 @@ enum WorkflowCommand: Sendable {
     /// (inside the same transaction as its effect). `receivedAt` is CLOCK_MONOTONIC ns of the
     /// notification, for the press-to-decision latency.
     case keychainPress(KeychainPress, policy: KeychainPressPolicy, receivedAt: Int64?)
-    /// The keychain's link came back (`connected`) or dropped at `since` (UTC nanoseconds).
-    case keychainLink(connected: Bool, since: Int64)
-    /// The device was taken off (resting since `since`, UTC nanoseconds) or put on again.
-    case wear(isWorn: Bool, since: Int64)
-    /// The motion sensor stopped delivering (since `since`, UTC nanoseconds) or delivers again.
-    case sensorFault(isFaulty: Bool, since: Int64)
+    /// The keychain's link came back (`connected`) or dropped at `sinceMonotonic`.
+    case keychainLink(connected: Bool, sinceMonotonic: Int64)
+    /// The device was taken off (resting since `sinceMonotonic`) or put on again.
+    case wear(isWorn: Bool, sinceMonotonic: Int64)
+    /// The motion sensor stopped delivering (since `sinceMonotonic`) or delivers again.
+    /// These times are CLOCK_MONOTONIC ns: the service makes them wall times with its own clock,
+    /// after any step of it that it applies. A wall time read on another thread could be from
+    /// before a step the store was just moved by, and a fault would seem days old at once.
+    case sensorFault(isFaulty: Bool, sinceMonotonic: Int64)
     case tick
 }

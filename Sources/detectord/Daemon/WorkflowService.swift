@@ -65,6 +65,11 @@ final class WorkflowService: Service {
         (commands, continuation) = AsyncStream.makeStream(of: WorkflowCommand.self, bufferingPolicy: .unbounded)
     }
 
+    /// A moment on the monotonic clock as a time on the wall clock that reads `now`.
+    static func wallTime(ofMonotonic moment: Int64, now: Int64) -> Int64 {
+        now &- max(0, MonotonicTime.nowNanoseconds() &- moment)
+    }
+
     @Sendable static func utcNow() -> Int64 { Int64((Date().timeIntervalSince1970 * 1e9).rounded()) }
 
     /// Queues a command; once the service has stopped, a command with a reply is answered at once
@@ -229,12 +234,14 @@ final class WorkflowService: Service {
                     hub.publish(DaemonEvent("error", at: now, severity: .error, [("message", .string(error.description))]))
                 }
             }
-        case .keychainLink(let connected, let since):
+        case .keychainLink(let connected, let sinceMonotonic):
+            let since = Self.wallTime(ofMonotonic: sinceMonotonic, now: now)
             _ = attempt { tx in
                 try tx.recordKeychainLink(connected: connected, since: since, at: now)
                 return []
             }
-        case .wear(let isWorn, let since):
+        case .wear(let isWorn, let sinceMonotonic):
+            let since = Self.wallTime(ofMonotonic: sinceMonotonic, now: now)
             let result = attempt { tx in
                 try tx.recordWear(isWorn: isWorn, since: since, at: now)
                 return []
@@ -246,7 +253,8 @@ final class WorkflowService: Service {
                     : DaemonEvent(
                         "not_worn", at: now, severity: .notice,
                         [("since", .string(DaemonEvent.timestamp(since))), ("message", .string("the device rests off the body; falls cannot be detected"))]))
-        case .sensorFault(let isFaulty, let since):
+        case .sensorFault(let isFaulty, let sinceMonotonic):
+            let since = Self.wallTime(ofMonotonic: sinceMonotonic, now: now)
             _ = attempt { tx in
                 try tx.recordSensorFault(isFaulty: isFaulty, since: since, at: now)
                 return []
