@@ -222,12 +222,16 @@ public final class I2CSensorSource: SensorSource {
     }
 
     /// Sleeps `seconds` in slices of at most 50 ms, so a stop request is seen.
+    /// Waits between attempts to find the chip, stamping the search as alive at each slice: on a
+    /// simulator's slowed clock 5 s can be minutes, and only a stuck bus transfer should age it.
     private func wait(seconds: Double, shouldStop: () -> Bool) {
         var left = Int64(seconds * 1e9)
         while left > 0, !shouldStop() {
             let slice = min(left, 50_000_000)
             clock.sleep(nanoseconds: slice)
             left -= slice
+            let now = MonotonicTime.nowNanoseconds()
+            state.withLock { $0.searchedAtNanoseconds = now }
         }
     }
 

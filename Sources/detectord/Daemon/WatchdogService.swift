@@ -22,15 +22,7 @@ struct WatchdogService: Service {
         let step = min(1.0, Double(ping.components.seconds) + Double(ping.components.attoseconds) / 1e18)
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             let live = status.liveStatistics()
-            let now = MonotonicTime.nowNanoseconds()
-            let consuming = live.lastConsumedNanoseconds.map { now - $0 < 2_000_000_000 } ?? false
-            let passing = live.lastPassNanoseconds > 0 && now - live.lastPassNanoseconds < 2_000_000_000
-            let endedButPassing = live.health == .ended && passing
-            // Not once the source has failed for good: its last fault stays set, but nothing looks.
-            var failed = false
-            if case .failed = live.health { failed = true }
-            let searching = passing && !failed && status.sensorCondition()?.fault != nil
-            if consuming || endedButPassing || searching {
+            if Self.alive(live, sensor: status.sensorCondition(), now: MonotonicTime.nowNanoseconds()) {
                 notifier.watchdog()
             }
             sinceStatus += step
