@@ -166,6 +166,18 @@ import Testing
         #expect(updates == [130, 190, 250, 310, 370], "\(updates)")
     }
 
+    /// Carried indoors right after a move: no fix follows the one held back, and the tick that
+    /// ends the minute sends it (it waited for the 5-minute interval).
+    @Test func aMoveHeldBackGoesAtTheEndOfTheMinuteWithoutAnotherFix() {
+        var w = sending()
+        _ = w.handle(.delivered(.alert), at: 121 * s)
+        #expect(w.handle(.position(latitude: 48.0, longitude: 11.0), at: 130 * s) == [.send(.locationUpdate)])
+        #expect(w.handle(.position(latitude: 48.001, longitude: 11.0), at: 150 * s).isEmpty, "111 m, 20 s after the last")
+        #expect(w.handle(.tick, at: 189 * s).isEmpty)
+        #expect(w.handle(.tick, at: 190 * s) == [.send(.locationUpdate)])
+        #expect(w.handle(.tick, at: 191 * s).isEmpty, "sent once")
+    }
+
     /// Positions deleted after their retention: tracking has none to send until a new fix.
     @Test func aForgottenPositionIsNotSentUntilANewFix() {
         var w = sending()
@@ -413,6 +425,15 @@ import Testing
         json["corroborated"] = nil
         var old = try JSONDecoder().decode(EmergencyWorkflow.self, from: JSONSerialization.data(withJSONObject: json))
         #expect(old.handle(.followUp(.recovered), at: 12 * s).last == .transition(from: .alertCountdown, to: .noEmergency, reason: "up again after the fall"))
+    }
+
+    /// A test alarm started from Settings during a fall's countdown backs nothing: getting up
+    /// still withdraws the false fall alarm.
+    @Test func aTestAlarmDuringAFallsCountdownDoesNotBackIt() {
+        var w = protected()
+        _ = w.handle(.detection(.automaticFall), at: 0)
+        #expect(w.handle(.testAlarm, at: 1 * s) == [.ignored("an emergency is already in progress")])
+        #expect(w.handle(.followUp(.recovered), at: 12 * s).last == .transition(from: .alertCountdown, to: .noEmergency, reason: "up again after the fall"))
     }
 }
 

@@ -289,8 +289,9 @@ import Testing
                 let store = try sendingStore(path, contacts: [anna])
                 let pager = RecordingChannel(name: "pager", answer: RecordingChannel.unreachable)
                 let dispatcher = dispatcher(store, pager: pager)
-                let events = try await run(store, dispatcher, from: 30, through: 90) { t in
-                    if t == 40 || t == 60 || t == 80 { try move(store, step: Int(t), at: t) }
+                // A minute apart: moves closer together are not sent (EmergencyWorkflow).
+                let events = try await run(store, dispatcher, from: 30, through: 170) { t in
+                    if t == 40 || t == 100 || t == 160 { try move(store, step: Int(t), at: t) }
                 }
                 let superseded = events.compactMap { event -> (String, String)? in
                     guard case .superseded(let old, let newer) = event.report, old.channel == "pager" else { return nil }
@@ -302,7 +303,7 @@ import Testing
                 let journal = try store.journal().filter { $0.type == "superseded" }.map(\.payload)
                 #expect(journal.filter { $0.contains("-pager-") }.count == 2)
                 #expect(journal.last?.hasSuffix("|by \(newestKey)") == true)
-                #expect(try dispatcher.nextDue().map { $0 > 90 * s } == true, "the failing channel's next probe is later")
+                #expect(try dispatcher.nextDue().map { $0 > 170 * s } == true, "the failing channel's next probe is later")
             }
 
             // A new process on the same database: the channel is still failing, with the same probe time.

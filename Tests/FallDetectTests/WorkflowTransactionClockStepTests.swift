@@ -111,6 +111,20 @@ import Testing
         }
     }
 
+    /// A position from before a power-off was on that boot's clock: NTP setting this boot's
+    /// clock three days on must not make it look like today's.
+    @Test func aPositionFromAnotherBootStaysWhereItWas() throws {
+        try withStore { store in
+            try store.transaction { tx in
+                try tx.setSetting("lastPosition", StoredPosition(latitude: 38.7, longitude: -9.1, recordedAt: 100 * s, boot: "an earlier boot"))
+                try tx.setSetting("positionHistory", [StoredPosition(latitude: 38.7, longitude: -9.1, recordedAt: 100 * s, boot: "an earlier boot")])
+            }
+            try store.transaction { try $0.shiftPendingTimes(by: 72 * hour, at: 72 * hour + 160 * s) }
+            #expect(try store.snapshot { try $0.lastPosition()?.recordedAt } == 100 * s)
+            #expect(try store.snapshot { try $0.positionHistory().map(\.recordedAt) } == [100 * s])
+        }
+    }
+
     @Test func aPINLockoutKeepsItsLength() throws {
         try withStore { store in
             let hash = try PINHasher.hash("2468")

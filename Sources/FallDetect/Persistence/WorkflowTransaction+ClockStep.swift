@@ -7,8 +7,9 @@ extension WorkflowTransaction {
     /// countdown keeps its seconds, a retry or probe is not put off by an hour nor all fired at
     /// once, tracking keeps its 30 minutes and a PIN lockout its length. What already happened
     /// (journal, incidents, messages' creation) keeps the time it was recorded with. Positions
-    /// move too: their time is told to contacts as when the wearer was there ("at 17:00 on 19
-    /// Nov", three days off after a boot on fake-hwclock's time) and judges when they are deleted.
+    /// taken since this boot move too: their time is told to contacts as when the wearer was
+    /// there ("at 17:00 on 19 Nov", three days off after a boot on fake-hwclock's time) and judges
+    /// when they are deleted. One from before a power-off was on that boot's clock, and stays.
     public func shiftPendingTimes(by step: Int64, at now: Int64) throws {
         try movePendingTimes(by: step)
         try note("clock_step", "the wall clock was set by \(Self.seconds(step)); pending deadlines moved with it", at: now)
@@ -70,6 +71,7 @@ extension WorkflowTransaction {
             }
         }
         func moved(_ position: StoredPosition) -> StoredPosition {
+            guard position.boot == BootIdentity.current else { return position }
             var position = position
             position.recordedAt = position.recordedAt.map { $0 &+ step }
             return position

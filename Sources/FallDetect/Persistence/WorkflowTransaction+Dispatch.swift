@@ -25,6 +25,7 @@ extension WorkflowTransaction {
     public func recordPosition(_ position: StoredPosition, at now: Int64) throws {
         var position = position
         position.recordedAt = now
+        position.boot = BootIdentity.current
         try setSetting("lastPosition", position)
         let history = try positionHistory()
         try setSetting("positionHistory", Array(([position] + history).prefix(3)))
@@ -32,15 +33,19 @@ extension WorkflowTransaction {
 
     /// Deletes the positions recorded before `cutoff` (and those without a time), unless an
     /// emergency is under way or one of its messages is still on its way (resumed while an SMS
-    /// retries): they still need the last known position, however old. The workflow's own copy
-    /// goes with the last one. Returns how many were deleted; a deletion is journalled without
-    /// the coordinates.
+    /// retries): they still need the last known position, however old. Not for ever: a message
+    /// that has waited the whole retention (a phone off for days, a webhook failing) yields to
+    /// it, and a test's never holds it. The workflow's own copy goes with the last one. Returns
+    /// how many were deleted; a deletion is journalled without the coordinates.
     @discardableResult
     public func prunePositions(recordedBefore cutoff: Int64, at now: Int64) throws -> Int {
         var machine = try workflow()
         guard machine.state == .noEmergency else { return 0 }
         let emergencyKinds = Set(MessageKind.emergency.map(\.rawValue))
-        guard try !pendingMessages().contains(where: { emergencyKinds.contains($0.message.kind) }) else { return 0 }
+        let owed = try pendingMessages().contains { pending in
+            emergencyKinds.contains(pending.message.kind) && !pending.message.isTest && pending.createdAt >= cutoff
+        }
+        guard !owed else { return 0 }
         func expired(_ p: StoredPosition) -> Bool { (p.recordedAt ?? .min) < cutoff }
         var deleted = 0
         if let last = try lastPosition(), expired(last) {

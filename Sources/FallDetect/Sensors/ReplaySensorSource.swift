@@ -142,7 +142,7 @@ public final class ReplaySensorSource: SensorSource {
 
     /// `t` as the same distance from `start` as it was from `origin`, saturating: a recording's
     /// times are its own (a corrupt one may hold anything) and must not trap the sensor thread.
-    public static func moved(_ t: Int64, from origin: Int64, to start: Int64) -> Int64 {
+    static func moved(_ t: Int64, from origin: Int64, to start: Int64) -> Int64 {
         let (offset, overflow) = t.subtractingReportingOverflow(origin)
         return saturating(start, plus: overflow ? (t < origin ? .min : .max) : offset)
     }

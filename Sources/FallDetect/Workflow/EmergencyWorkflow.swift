@@ -195,7 +195,7 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
             return [move(to: .emergencySent, "delivery confirmed")]
         case .position(let latitude, let longitude):
             latestPosition = Position(latitude: latitude, longitude: longitude)
-            return trackingUpdate(at: now, moved: true)
+            return trackingUpdate(at: now)
         case .tick:
             return tick(at: now)
         }
@@ -223,7 +223,7 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
                 return resume(reason: "a new emergency after the last one ended")
                     + raise(kind, countdown: countdown, fromKeychain: fromKeychain, at: now)
             }
-            if state == .alertCountdown { corroborated = true }
+            if state == .alertCountdown, kind != .test { corroborated = true }
             return [.ignored("an emergency is already in progress")]
         }
         trigger = kind
@@ -297,7 +297,7 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
                 actions += [.tracking(on: false), .send(.trackingStopped)]
                 if state == .emergencySent { actions.append(move(to: .emergencyEnded, "tracking finished")) }
             } else {
-                actions += trackingUpdate(at: now, moved: false)
+                actions += trackingUpdate(at: now)
             }
         }
         if underDuress, !isTracking, state == .emergencyEnded || (state == .emergencySent && delivered) {
@@ -311,15 +311,16 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
 
     /// A location update after moving far enough, or when the interval has passed. Moves are
     /// sent a minute apart at most: in an ambulance at 15 m/s, 50 m pass every 4 s, and a poor
-    /// fix's jitter can pass them standing still; each would be an SMS to every contact. The first
-    /// position after an alert that had none goes at once.
-    private mutating func trackingUpdate(at now: Int64, moved: Bool) -> [WorkflowAction] {
+    /// fix's jitter can pass them standing still; each would be an SMS to every contact. A move
+    /// held back goes at the tick that ends the minute, even if no fix comes after it (indoors).
+    /// The first position after an alert that had none goes at once.
+    private mutating func trackingUpdate(at now: Int64) -> [WorkflowAction] {
         guard isTracking, let position = latestPosition else { return [] }
         let far = lastSentPosition.map { Self.distance($0, position) >= settings.trackingDistance } ?? true
         let due = lastLocationSent.map { now - $0 >= nanoseconds(settings.trackingInterval) } ?? true
         let spaced = lastSentPosition == nil
             || lastLocationSent.map { now - $0 >= nanoseconds(min(Self.movedUpdateSpacing, settings.trackingInterval)) } ?? true
-        guard (moved && far && spaced) || due else { return [] }
+        guard (far && spaced) || due else { return [] }
         lastLocationSent = now
         lastSentPosition = position
         return [.send(.locationUpdate)]

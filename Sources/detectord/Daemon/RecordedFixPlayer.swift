@@ -18,15 +18,26 @@ struct RecordedFixPlayer: Sendable {
         self.deliver = deliver
     }
 
+    /// The latest a fix is played after the recording's start: a year.
+    static let longest: Int64 = 366 * 86_400 * 1_000_000_000
+
     func start() {
         let player = self
         let thread = Thread {
             let start = player.clock.nowNanoseconds()
             for var fix in player.fixes {
-                // Saturating: a corrupt recording's fix may be stamped anywhere.
-                let due = ReplaySensorSource.moved(fix.timestampNanoseconds, from: player.origin, to: start)
-                let (wait, overflow) = due.subtractingReportingOverflow(player.clock.nowNanoseconds())
-                if !overflow, wait > 0 { player.clock.sleep(nanoseconds: wait) }
+                // A corrupt recording's fix may be stamped anywhere: one before the recording's
+                // start, or too far after it to be reached, is left out (its age would overflow
+                // whatever measures it).
+                let (offset, overflow) = fix.timestampNanoseconds.subtractingReportingOverflow(player.origin)
+                guard !overflow, offset >= 0, offset <= Self.longest else { continue }
+                let due = start + offset
+                // In slices: a slowed clock scales each sleep, which must not overflow either.
+                var wait = due - player.clock.nowNanoseconds()
+                while wait > 0 {
+                    player.clock.sleep(nanoseconds: min(wait, 1_000_000_000))
+                    wait = due - player.clock.nowNanoseconds()
+                }
                 fix.timestampNanoseconds = due
                 player.deliver(fix)
             }
