@@ -42,6 +42,24 @@ import Testing
         }
     }
 
+    /// The page's pairing: this device's keychain paired again after the wearer's number changed
+    /// follows the wearer, another keychain takes its place, and one bound on another device is
+    /// still refused (the page answers 409 with the message).
+    @Test func pairingReplacesThisDevicesKeychainAndFollowsTheWearer() throws {
+        let (store, dir) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try store.transaction { try $0.bindKeychain(Self.binding()) }
+        try store.transaction { try $0.replaceKeychain(with: Self.binding(person: "+351913333333")) }
+        #expect(try store.snapshot { try $0.keychainBinding() }?.person == "+351913333333")
+        try store.transaction { try $0.replaceKeychain(with: Self.binding("FF:FF:AA:BB:CC:DD", person: "+351913333333")) }
+        #expect(try store.snapshot { try $0.keychainBinding() }?.address == "FF:FF:AA:BB:CC:DD")
+        #expect(try store.snapshot { try $0.binding(of: "FF:FF:10:20:30:40") } == nil, "the one before is forgotten")
+        try store.transaction { try $0.setSetting("deviceID", "another-device") }
+        #expect { try store.transaction { try $0.replaceKeychain(with: Self.binding("FF:FF:AA:BB:CC:DD", person: "+351913333333")) } } throws: {
+            ($0 as? FallDetectError)?.message.contains("another device") == true
+        }
+    }
+
     @Test func aKeychainBoundOnAnotherDeviceIsRefused() throws {
         let (store, dir) = try Self.store()
         defer { try? FileManager.default.removeItem(at: dir) }

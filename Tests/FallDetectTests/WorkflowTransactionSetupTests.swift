@@ -87,6 +87,43 @@ import Testing
         }
     }
 
+    /// Who is told is fixed while an emergency lasts: a contact removed or renumbered then would
+    /// get no more location updates and no all clear.
+    @Test func contactsCannotChangeDuringAnEmergency() throws {
+        try withStore { store in
+            _ = try store.transaction { try $0.setUp(.person(ana, gnssConfigured: true), pin: nil, at: 0) }
+            _ = try store.transaction { try $0.setUp(.saveContact(try contact(1), replacing: nil, limit: 5), pin: nil, at: 0) }
+            try store.apply(.sos(fromKeychain: false), at: 10 * s)
+            let changes: [SetupChange] = try [
+                .saveContact(contact(2), replacing: nil, limit: 5),
+                .saveContact(contact(9), replacing: PhoneNumber("+351913333331"), limit: 5),
+                .removeContact(PhoneNumber("+351913333331")!),
+            ]
+            for change in changes {
+                #expect { try store.transaction { try $0.setUp(change, pin: nil, at: 11 * s) } } throws: {
+                    ($0 as? FallDetectError)?.field == "contact" && ($0 as? FallDetectError)?.message.contains("during an emergency") == true
+                }
+            }
+            #expect(try store.contacts() == [try contact(1)])
+            try store.apply(.imFine, at: 12 * s)
+            #expect(try store.transaction { try $0.setUp(.removeContact(PhoneNumber("+351913333331")!), pin: nil, at: 13 * s) } == .done([]))
+        }
+    }
+
+    /// The page sends the new PIN as typed, so one that is the duress PIN can be refused: the
+    /// PIN is checked first, and the duress PIN would quietly stop working.
+    @Test func aNewPINThatIsTheDuressPINIsRefused() throws {
+        try withStore { store in
+            try store.transaction { _ = try $0.setUp(.pin("4821"), pin: nil, at: 0) }
+            try store.setSetting("duressHash", try PINHasher.hash("9173"))
+            #expect { try store.transaction { try $0.setUp(.pin("9173"), pin: "4821", at: 0) } } throws: {
+                ($0 as? FallDetectError)?.field == "new_pin"
+            }
+            #expect(try store.transaction { try $0.setUp(.unlock, pin: "4821", at: 0) } == .done([]), "the PIN is unchanged")
+            #expect(try store.transaction { try $0.setUp(.pin("1357"), pin: "4821", at: 0) } == .done([]))
+        }
+    }
+
     @Test func theDetectorChoiceIsKeptAndCheckedByName() throws {
         try withStore { store in
             #expect(try store.transaction { try $0.detectorChoice() } == nil)

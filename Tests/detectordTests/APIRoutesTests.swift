@@ -110,12 +110,7 @@ import Glibc
     }
 
     private func withQuietDaemonProcess(_ body: (DaemonProcess, String) throws -> Void) throws {
-        let setup = try DaemonTestSetup()
-        defer { setup.remove() }
-        try setup.write(replay: DaemonTestSetup.demo("walking.detrec"), loop: true, countdown: 30)
-        let daemon = try setup.start()
-        defer { daemon.kill9() }
-        try body(daemon, try daemon.apiBase())
+        try DaemonTestSetup.withWalkingDaemon(body)
     }
 
     /// The status line of a GET sent by hand with the `Host` given (URLSession would write its

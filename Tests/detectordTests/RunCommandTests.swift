@@ -194,6 +194,22 @@ import Glibc
         #expect(DaemonProcess.value("dropped", in: stop) == "0")
     }
 
+    /// `kill -HUP` after editing the file (a common habit) must not stop the protection: the
+    /// daemon says a restart is needed and goes on answering.
+    @Test func aHangUpIsIgnoredAndSaysToRestart() throws {
+        try DaemonTestSetup.withWalkingDaemon { daemon, base in
+            #expect(kill(daemon.processIdentifier, SIGHUP) == 0)
+            let warning = try daemon.waitForEvent("warning", timeout: 10) { $0.contains("SIGHUP") }
+            #expect(warning.contains("systemctl restart detectord"), "\(warning)")
+            usleep(300_000)
+            #expect(daemon.isRunning)
+            #expect(try DaemonProcess.request(base + "/api/status").status == 200)
+            daemon.terminate()
+            #expect(daemon.waitForExit(timeout: 20))
+            #expect(daemon.terminationStatus == 0)
+        }
+    }
+
     @Test func stoppedDuringTheCountdownItResumesWithTheTimeLeft() throws {
         let setup = try DaemonTestSetup()
         defer { setup.remove() }

@@ -1,9 +1,11 @@
 extension WorkflowTransaction {
     /// Makes the stored person, contacts and PIN what the daemon's configuration file says, for
-    /// each it gives (nil leaves the page's set-up as it is). A file that gives the PIN decides
-    /// the duress PIN too: there is one exactly when the file has it. The file is root's to edit, so it
-    /// needs no PIN (the page's changes do); a person who changed is protected under the new
-    /// details, and an emergency in progress is never touched.
+    /// each it gives (nil leaves the page's set-up as it is). The duress PIN is the file's alone:
+    /// there is one exactly when the file has it, so a file without `[pin]` leaves none (the
+    /// page, which may then change the PIN, cannot see or remove one). The file is root's to
+    /// edit, so it needs no PIN (the page's changes do); a person who changed is protected under
+    /// the new details. An emergency in progress keeps its state; contacts the file changed are
+    /// told from now on, and whoever was told before still gets its all clear.
     public func adopt(
         person: ProtectedPerson?, contacts: [Contact]?, pinHash: String?, duressHash: String? = nil, settings: WorkflowSettings,
         gnssConfigured: Bool, at now: Int64
@@ -12,9 +14,11 @@ extension WorkflowTransaction {
             try db.execute(sql: "DELETE FROM contact")
             for contact in contacts { try upsert(contact) }
         }
-        if let pinHash {
-            try setSetting("pinHash", pinHash)
-            if let duressHash { try setSetting("duressHash", duressHash) } else { try db.execute(sql: "DELETE FROM setting WHERE key = 'duressHash'") }
+        if let pinHash { try setSetting("pinHash", pinHash) }
+        if let duressHash, pinHash != nil {
+            try setSetting("duressHash", duressHash)
+        } else {
+            try db.execute(sql: "DELETE FROM setting WHERE key = 'duressHash'")
         }
         var machine = try workflow()
         if machine.settings != settings {

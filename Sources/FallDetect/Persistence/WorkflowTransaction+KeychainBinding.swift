@@ -43,6 +43,17 @@ extension WorkflowTransaction {
         try note("keychain", "bound \(binding.address) \(binding.name)", at: binding.boundAt)
     }
 
+    /// Makes `binding` this device's keychain in place of the one it had, which is forgotten
+    /// first: the page's pairing, after the new keychain answered. The same keychain paired again
+    /// after the wearer's details changed follows the wearer: this device's keychain is whoever
+    /// wears this device's. One bound on another device is still refused.
+    public func replaceKeychain(with binding: KeychainBinding) throws {
+        if let mine = try keychainBinding(), mine.address != binding.address.uppercased() || mine.person != binding.person {
+            _ = try forgetKeychain(at: binding.boundAt)
+        }
+        try bindKeychain(binding)
+    }
+
     /// Unbinds this device's keychain; returns what was bound.
     @discardableResult
     public func forgetKeychain(at now: Int64) throws -> KeychainBinding? {

@@ -51,16 +51,23 @@ extension WorkflowTransaction {
             try note("setup", "person", at: now)
             return try apply(.startProtection(person, gnssConfigured: gnssConfigured, hasFix: try lastPosition() != nil), at: now)
         case .pin(let pin):
+            // A PIN that is also the duress PIN would always disarm for real (the PIN is checked
+            // first): the duress PIN would stop working without anyone knowing.
+            if let duress = try setting("duressHash", as: String.self), PINHasher.verify(pin, against: duress) {
+                throw FallDetectError(.invalidArgument, "this is the duress PIN; choose another PIN", field: "new_pin")
+            }
             try setSetting("pinHash", try PINHasher.hash(pin))
             try setSetting("pinLock", PINLock())
             try setSetting(Self.setupPINLock, PINLock())
             try note("setup", "pin", at: now)
             return []
         case .saveContact(let contact, let replacing, let limit):
+            try requireNoEmergency()
             try save(contact, replacing: replacing, limit: limit)
             try note("setup", "contact saved", at: now)
             return []
         case .removeContact(let phone):
+            try requireNoEmergency()
             try db.execute(sql: "DELETE FROM contact WHERE phone = ?", arguments: [phone.e164])
             guard db.changesCount > 0 else { throw FallDetectError(.invalidArgument, "no contact has the number \(phone.e164)", field: "phone") }
             try note("setup", "contact removed", at: now)
@@ -76,6 +83,14 @@ extension WorkflowTransaction {
             return try apply(.testAlarm, at: now)
         case .unlock:
             return []
+        }
+    }
+
+    /// Who is told is fixed while an emergency lasts: a contact removed or renumbered in the
+    /// middle of one would get no more location updates and no all clear.
+    private func requireNoEmergency() throws {
+        guard try workflow().state == .noEmergency else {
+            throw FallDetectError(.invalidArgument, "the contacts cannot change during an emergency: whoever was told must hear that it is over", field: "contact")
         }
     }
 

@@ -149,11 +149,20 @@ public struct WorkflowTransaction {
             // So is whoever's end of an earlier emergency (its all clear, its "tracking stopped")
             // this one's alert superseded: they heard of that one, and this all clear now stands
             // for both.
-            let notified = Set(try String.fetchAll(
-                db, sql: "SELECT DISTINCT recipient FROM outbox WHERE ((deliveredAt IS NOT NULL OR attempts > 0) AND id > ? AND kind IN (\(marks))) OR (kind IN (?, ?) AND supersededBy > ?)",
+            let told = try Row.fetchAll(
+                db, sql: "SELECT channel, recipient FROM outbox WHERE ((deliveredAt IS NOT NULL OR attempts > 0) AND id > ? AND kind IN (\(marks))) OR (kind IN (?, ?) AND supersededBy > ?) GROUP BY channel, recipient ORDER BY MIN(id)",
                 arguments: StatementArguments(
-                    [before] as [any DatabaseValueConvertible] + kinds + [MessageKind.allClear.rawValue, MessageKind.trackingStopped.rawValue, before])))
+                    [before] as [any DatabaseValueConvertible] + kinds + [MessageKind.allClear.rawValue, MessageKind.trackingStopped.rawValue, before]))
+                .map { (channel: $0["channel"] as String, recipient: $0["recipient"] as String) }
+            let notified = Set(told.map { $0.recipient })
             recipients = recipients.filter { $0.1 == Self.localLog.address || notified.contains($0.1) }
+            // Whoever was told and is no longer a contact (the file's [[contacts]] changed at a
+            // restart during the emergency) still hears that it is over, where they were told.
+            var addressed = Set(recipients.map { $0.1 })
+            for (channel, recipient) in told where !addressed.contains(recipient) {
+                recipients.append((channel, recipient))
+                addressed.insert(recipient)
+            }
             // An alert still waiting for its retry must not arrive after the all clear. What is not
             // the emergency's (a sensor fault, a low battery) still goes.
             let pending = try OutboxMessage.fetchAll(

@@ -10,7 +10,7 @@ import ServiceLifecycle
 /// The live daemon: sensor source → ring → detector thread → workflow and its store → outbox
 /// dispatcher → channels, with GNSS beside it, the local API in front and systemd around it.
 /// swift-service-lifecycle runs the parts; SIGTERM or SIGINT stops them in reverse order of
-/// start (the sensor first, the API last), so nothing in flight is lost.
+/// start (the sensor first, the API last), so nothing in flight is lost. SIGHUP is ignored.
 struct Daemon {
     let plan: DaemonPlan
     let logger: Logger
@@ -18,6 +18,8 @@ struct Daemon {
     func run() async throws {
         let notifier = SystemdNotifier()
         let hub = EventHub(logger: logger)
+        let hangUp = Self.ignoreHangUp(hub: hub)
+        defer { hangUp.cancel() }
         let metrics = DaemonMetrics()
         let (store, storageProblem) = try Self.openStore(plan.databasePath)
         let startedAt = WorkflowService.utcNow()
@@ -183,7 +185,8 @@ struct Daemon {
         let limiter = PINRateLimiter()
         let setup = SetupRoutes(
             workflow: workflow, store: store, limiter: limiter,
-            fileManaged: .init(person: plan.person != nil, contacts: plan.contacts != nil, detector: plan.detectorFromFile, pin: plan.pinHash != nil),
+            fileManaged: .init(person: plan.person != nil, contacts: plan.contacts != nil, detector: plan.detectorFromFile, pin: plan.pinHash != nil,
+                               keychain: plan.keychainSettings.address != nil),
             contactChannels: plan.contactChannels, gnssConfigured: { if case .none = plan.gnss { false } else { true } }(),
             detector: detectorSwitch, pairingRadio: pairingRadio, keychainProfile: plan.keychainSettings.profile, keychain: keychain)
         let routes = APIRoutes(workflow: workflow, status: status, hub: hub, metrics: metrics, keychain: keychain,
@@ -300,6 +303,21 @@ struct Daemon {
             [("samples", .int(Int(live.samples))), ("dropped", .int(Int(live.dropped))), ("detections", .int(live.detections)),
              ("state", .string((try? store.workflow().displayedState.rawValue) ?? "unknown"))]))
         hub.finish()
+    }
+
+    /// SIGHUP's default ends the process, and systemd counts that as a clean exit, which
+    /// `Restart=on-failure` leaves down: a `kill -HUP` after editing the file would stop the
+    /// protection. The file is read only at the start, so the daemon says so and goes on.
+    static func ignoreHangUp(hub: EventHub) -> any DispatchSourceSignal {
+        signal(SIGHUP, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGHUP)
+        source.setEventHandler {
+            hub.publish(DaemonEvent("warning", at: WorkflowService.utcNow(), severity: .warning, [
+                ("message", .string("SIGHUP ignored: the configuration is read only at the start; changes take effect on systemctl restart detectord")),
+            ]))
+        }
+        source.resume()
+        return source
     }
 
     static let apiIdleSeconds: Int64 = 30

@@ -7,7 +7,8 @@ import Hummingbird
 /// pairing, the profile, a test alarm, and each incident's record. Before a PIN is set anyone
 /// who can reach the page is setting the device up; afterwards each change needs the PIN, under
 /// the per-client rate limit and the workflow's own lockout. Details the configuration file
-/// gives (`[person]`, `[[contacts]]`, `[detector] profile`) are shown but not changed here.
+/// gives (`[person]`, `[[contacts]]`, `[pin]`, `[detector] profile`, `[keychain] address`) are
+/// shown but not changed here.
 struct SetupRoutes: Sendable {
     let workflow: WorkflowService
     let store: WorkflowStore
@@ -30,6 +31,20 @@ struct SetupRoutes: Sendable {
         var detector = false
         /// `[pin]`: each start sets the file's PIN again, so the page may not change it.
         var pin = false
+        /// `[keychain] address`: the daemon connects to that tag whatever the page pairs.
+        var keychain = false
+    }
+
+    /// An edit that names no channel keeps the one the contact has, while it is still
+    /// configured: the page's form has no channel, and correcting a name must not move the
+    /// contact to the first channel.
+    static func keepingChannel(_ body: APIRequestFields.Body, of stored: [Contact], configured: [String]) -> APIRequestFields.Body {
+        guard body["channel"] == nil, let replacing = (body["replacing"] as? String).flatMap({ PhoneNumber($0) }),
+            let channel = stored.first(where: { $0.phone == replacing })?.channel, configured.contains(channel)
+        else { return body }
+        var body = body
+        body["channel"] = channel
+        return body
     }
 
     static let contactLimit = ContactSettings.maximumCount
@@ -59,7 +74,10 @@ struct SetupRoutes: Sendable {
         router.post("/api/setup/contact") { request, context in
             if fileManaged.contacts { return try APIRoutes.problem(.conflict, "the contacts are set in the configuration file; change them there") }
             let body = try await APIRoutes.body(request)
-            let given = try APIRoutes.fields(in: body) { body throws(FallDetectError) in try APIRequestFields.contact(body, channels: contactChannels) }
+            let edit = Self.keepingChannel(body, of: try store.contacts(), configured: contactChannels)
+            let given = try APIRoutes.fields(in: edit) { body throws(FallDetectError) in
+                try APIRequestFields.contact(body, channels: contactChannels)
+            }
             return try await guarded(request, context, .saveContact(given.contact, replacing: given.replacing, limit: Self.contactLimit), body: body)
         }
         router.post("/api/setup/contact/delete") { request, context in
@@ -107,6 +125,9 @@ struct SetupRoutes: Sendable {
         // Beeps the chosen keychain and waits for its button: "Is this your keychain?"
         router.post("/api/keychain/pair") { request, context in
             guard let pairingRadio else { return try APIRoutes.problem(.conflict, "no [keychain] is configured") }
+            if fileManaged.keychain {
+                return try APIRoutes.problem(.conflict, "the keychain is set in the configuration file ([keychain] address); change it there")
+            }
             let body = try await APIRoutes.body(request)
             let wanted = try APIRoutes.fields(in: body, APIRequestFields.pairing)
             return try await guarded(request, context, .unlock, body: body) { _ in
@@ -164,10 +185,12 @@ struct SetupRoutes: Sendable {
         let binding = KeychainBinding(address: candidate.address.description, addressType: candidate.addressType.rawValue,
                                       name: candidate.name, person: person.phone.e164, device: "", boundAt: WorkflowService.utcNow())
         // The keychain bound until now is forgotten only now that the new one has answered: a
-        // pairing that fails leaves the wearer with the SOS button they had.
-        try store.transaction { tx in
-            if let mine = try tx.keychainBinding(), mine.address != binding.address.uppercased() { _ = try tx.forgetKeychain(at: binding.boundAt) }
-            try tx.bindKeychain(binding)
+        // pairing that fails leaves the wearer with the SOS button they had. A binding refused
+        // (the keychain is another device's) is a conflict the message explains, not a failure.
+        do {
+            try store.transaction { tx in try tx.replaceKeychain(with: binding) }
+        } catch let error as FallDetectError where error.code == .invalidArgument {
+            return try APIRoutes.problem(.conflict, error.message)
         }
         keychain?.reload()
         return try APIRoutes.json(["ok": true, "address": binding.address, "name": binding.name, "battery_percent": confirmation.battery ?? NSNull()])
@@ -186,7 +209,10 @@ struct SetupRoutes: Sendable {
             "person": machine.person.map { ["name": $0.fullName, "phone": number($0.phone.e164), "country": $0.country] as [String: Any] } ?? NSNull(),
             "contacts": contacts.map { ["name": $0.name, "phone": number($0.phone.e164), "channel": $0.channel] },
             "contact_limit": Self.contactLimit, "contact_channels": contactChannels,
-            "file_managed": ["person": fileManaged.person, "contacts": fileManaged.contacts, "detector": fileManaged.detector, "pin": fileManaged.pin],
+            "file_managed": [
+                "person": fileManaged.person, "contacts": fileManaged.contacts, "detector": fileManaged.detector, "pin": fileManaged.pin,
+                "keychain": fileManaged.keychain,
+            ],
             "detector": ["profile": current.profile, "sensitivity": current.sensitivity, "chosen_on_page": choice != nil && !fileManaged.detector],
             "profiles": DetectionProfile.all.map(\.name), "sensitivities": DetectionSensitivity.allCases.map(\.rawValue),
             "keychain": binding.map { ["address": $0.address, "name": $0.name] as [String: Any] } ?? NSNull(),

@@ -58,8 +58,9 @@ function renderSetup() {
   if (managed.pin) say($("pin-setup-form"), "Set in the configuration file; change it there.");
   const kc = s.keychain;
   $("keychain-current").textContent = !s.keychain_configured ? "No keychain is configured ([keychain] in the configuration file)."
+    : managed.keychain ? "Set in the configuration file ([keychain] address); change it there."
     : kc ? "Paired: " + kc.name + " " + kc.address : "No keychain paired yet.";
-  $("scan").disabled = !s.keychain_configured;
+  $("scan").disabled = !s.keychain_configured || managed.keychain;
   const list = $("setup-contacts");
   list.replaceChildren(...s.contacts.map((c) => {
     const li = document.createElement("li");

@@ -32,6 +32,17 @@ struct DaemonTestSetup {
         return path
     }
 
+    /// A daemon on the demo walk, looped (nothing to detect, a 30 s countdown), and its API's base
+    /// URL, for as long as `body` runs.
+    static func withWalkingDaemon(_ body: (DaemonProcess, String) throws -> Void) throws {
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        try setup.write(replay: demo("walking.detrec"), loop: true, countdown: 30)
+        let daemon = try setup.start()
+        defer { daemon.kill9() }
+        try body(daemon, try daemon.apiBase())
+    }
+
     static func demo(_ name: String) -> String {
         DetectordProcess.packageRoot.appendingPathComponent("Datasets/demo/\(name)").path
     }
