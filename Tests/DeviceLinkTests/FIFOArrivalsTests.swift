@@ -32,7 +32,11 @@ import Testing
     @Test func theSureCountGrowsWithTheStretch() {
         let arrivals = FIFOArrivals(rateHz: 200)
         #expect(arrivals.surely(from: 0, to: 0) == 0)
-        #expect(arrivals.surely(from: 0, to: 1_000_000_000) >= 179)
-        #expect(arrivals.most(from: 0, to: 1_000_000_000) <= 250)
+        // From 10 ms on (past the one sample the phase may cost), every 10 ms more is surely 1.8
+        // samples more: a drain held up 5 s is sure to have met 899, more than any FIFO holds.
+        let stretches = stride(from: Int64(10_000_000), through: 5_000_000_000, by: 10_000_000).map { arrivals.surely(from: 7, to: 7 + $0) }
+        #expect(zip(stretches, stretches.dropFirst()).allSatisfy { abs($1 - $0 - 1.8) < 1e-6 }, "\(stretches.prefix(5))")
+        #expect(abs((stretches.last ?? 0) - 899) < 1e-6)
+        #expect(abs(arrivals.most(from: 7, to: 1_000_000_007) - 250) < 1e-6)
     }
 }
