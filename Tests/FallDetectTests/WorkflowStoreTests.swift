@@ -258,6 +258,27 @@ import Testing
         }
     }
 
+    /// A former contact whose alert was given up before any try (its channel gone) heard nothing,
+    /// and needs no all clear.
+    @Test func aFormerContactNeverTriedGetsNoAllClear() throws {
+        try withStore { path in
+            let store = try sendingToBobAndEve(path)
+            for message in try store.due(at: 120 * s) {
+                if message.channel == "webhook" { try store.abandon(message, reason: "no such channel", at: 121 * s) } else { try store.delivered(message, at: 121 * s) }
+            }
+            let settings = try store.workflow().settings
+            _ = try store.transaction { tx in
+                try tx.adopt(person: nil, contacts: [try Contact(name: "Bob", phone: "+33612345678")], pinHash: nil,
+                             settings: settings, gnssConfigured: true, at: 130 * s)
+            }
+            try store.setSetting("pinHash", PINHasher.hash("2468"))
+            try store.apply(.disarm(.correct), at: 140 * s)
+            try store.apply(.cancel, at: 141 * s)
+            let ends = try store.due(at: 10_000 * s).filter { $0.kind == "all_clear" }
+            #expect(ends.map { "\($0.channel) \($0.recipient)" }.sorted() == ["console log", "sms +33612345678"], "\(ends.map(\.idempotencyKey))")
+        }
+    }
+
     /// A database made anew, or a copy in memory that is never written back, starts its message
     /// sequence again: the keys must still be new to a receiver that remembers every key.
     @Test func messageKeysAreNewInANewDatabaseAndInACopyInMemory() throws {

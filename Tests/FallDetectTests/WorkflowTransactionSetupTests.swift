@@ -110,6 +110,22 @@ import Testing
         }
     }
 
+    /// Ended (EMERGENCY_ENDED, its survey perhaps never answered; a test alarm cancelled at
+    /// set-up, before any PIN that resuming would ask for): the contacts may be put right.
+    @Test func contactsMayChangeOnceTheEmergencyHasEnded() throws {
+        try withStore { store in
+            _ = try store.transaction { try $0.setUp(.person(ana, gnssConfigured: true), pin: nil, at: 0) }
+            _ = try store.transaction { try $0.setUp(.saveContact(try contact(1), replacing: nil, limit: 5), pin: nil, at: 0) }
+            try store.apply(.testAlarm, at: 10 * s)
+            try store.apply(.tick, at: 60 * s)
+            try store.apply(.cancel, at: 70 * s)
+            #expect(try store.workflow().state == .emergencyEnded)
+            let fixed = try store.transaction { try $0.setUp(.saveContact(try contact(9), replacing: PhoneNumber("+351913333331"), limit: 5), pin: nil, at: 80 * s) }
+            #expect(fixed == .done([]))
+            #expect(try store.contacts() == [try contact(9)])
+        }
+    }
+
     /// The page sends the new PIN as typed, so one that is the duress PIN can be refused: the
     /// PIN is checked first, and the duress PIN would quietly stop working.
     @Test func aNewPINThatIsTheDuressPINIsRefused() throws {

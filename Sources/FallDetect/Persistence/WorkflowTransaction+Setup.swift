@@ -88,10 +88,16 @@ extension WorkflowTransaction {
 
     /// Who is told is fixed while an emergency lasts: a contact removed or renumbered in the
     /// middle of one would get no more location updates and no all clear.
+    /// Once it has ended (EMERGENCY_ENDED, whose survey may never be answered) they may change:
+    /// tracking is over, and the all clear still reaches whoever was told. Under the duress PIN
+    /// the refusal must not say why.
     private func requireNoEmergency() throws {
-        guard try workflow().state == .noEmergency else {
-            throw FallDetectError(.invalidArgument, "the contacts cannot change during an emergency: whoever was told must hear that it is over", field: "contact")
-        }
+        let machine = try workflow()
+        guard machine.state != .noEmergency, machine.state != .emergencyEnded else { return }
+        let reason = machine.underDuress
+            ? "the contacts cannot be changed now; try again later"
+            : "the contacts cannot change during an emergency: whoever was told must hear that it is over"
+        throw FallDetectError(.invalidArgument, reason, field: "contact")
     }
 
     /// One number per contact, at most `limit` of them; editing keeps the contact's place.

@@ -149,17 +149,19 @@ public struct WorkflowTransaction {
             // So is whoever's end of an earlier emergency (its all clear, its "tracking stopped")
             // this one's alert superseded: they heard of that one, and this all clear now stands
             // for both.
+            // `reached`: a send was really tried or confirmed; an alert given up before any try
+            // (a rejected number, a channel gone) counts as an attempt but reached nobody.
             let told = try Row.fetchAll(
-                db, sql: "SELECT channel, recipient FROM outbox WHERE ((deliveredAt IS NOT NULL OR attempts > 0) AND id > ? AND kind IN (\(marks))) OR (kind IN (?, ?) AND supersededBy > ?) GROUP BY channel, recipient ORDER BY MIN(id)",
+                db, sql: "SELECT channel, recipient, MAX(deliveredAt IS NOT NULL OR lastAttemptAt IS NOT NULL) AS reached FROM outbox WHERE ((deliveredAt IS NOT NULL OR attempts > 0) AND id > ? AND kind IN (\(marks))) OR (kind IN (?, ?) AND supersededBy > ?) GROUP BY channel, recipient ORDER BY MIN(id)",
                 arguments: StatementArguments(
                     [before] as [any DatabaseValueConvertible] + kinds + [MessageKind.allClear.rawValue, MessageKind.trackingStopped.rawValue, before]))
-                .map { (channel: $0["channel"] as String, recipient: $0["recipient"] as String) }
+                .map { (channel: $0["channel"] as String, recipient: $0["recipient"] as String, reached: $0["reached"] as Bool) }
             let notified = Set(told.map { $0.recipient })
             recipients = recipients.filter { $0.1 == Self.localLog.address || notified.contains($0.1) }
             // Whoever was told and is no longer a contact (the file's [[contacts]] changed at a
             // restart during the emergency) still hears that it is over, where they were told.
             var addressed = Set(recipients.map { $0.1 })
-            for (channel, recipient) in told where !addressed.contains(recipient) {
+            for (channel, recipient, reached) in told where reached && !addressed.contains(recipient) {
                 recipients.append((channel, recipient))
                 addressed.insert(recipient)
             }

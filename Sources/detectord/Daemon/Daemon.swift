@@ -19,7 +19,7 @@ struct Daemon {
         let notifier = SystemdNotifier()
         let hub = EventHub(logger: logger)
         let hangUp = Self.ignoreHangUp(hub: hub)
-        defer { hangUp.cancel() }
+        defer { hangUp?.cancel() }
         let metrics = DaemonMetrics()
         let (store, storageProblem) = try Self.openStore(plan.databasePath)
         let startedAt = WorkflowService.utcNow()
@@ -308,7 +308,10 @@ struct Daemon {
     /// SIGHUP's default ends the process, and systemd counts that as a clean exit, which
     /// `Restart=on-failure` leaves down: a `kill -HUP` after editing the file would stop the
     /// protection. The file is read only at the start, so the daemon says so and goes on.
-    static func ignoreHangUp(hub: EventHub) -> any DispatchSourceSignal {
+    /// Started by hand on a terminal (outside systemd), a hang-up still ends it: a dropped SSH
+    /// session must not leave it running detached, holding the bus, the database and the port.
+    static func ignoreHangUp(hub: EventHub) -> (any DispatchSourceSignal)? {
+        guard ProcessInfo.processInfo.environment["INVOCATION_ID"] != nil || isatty(STDERR_FILENO) == 0 else { return nil }
         signal(SIGHUP, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGHUP)
         source.setEventHandler {
