@@ -58,6 +58,19 @@ import Testing
         }
     }
 
+    /// A restart whose file gives `contacts` during the emergency, then the wearer's cancel: the
+    /// all clears queued.
+    private func allClearsAfterTheFileGives(_ store: WorkflowStore, contacts: [Contact]) throws -> [OutboxMessage] {
+        let settings = try store.workflow().settings
+        _ = try store.transaction { tx in
+            try tx.adopt(person: nil, contacts: contacts, pinHash: nil, settings: settings, gnssConfigured: true, at: 130 * s)
+        }
+        try store.setSetting("pinHash", PINHasher.hash("2468"))
+        try store.apply(.disarm(.correct), at: 140 * s)
+        try store.apply(.cancel, at: 141 * s)
+        return try store.due(at: 10_000 * s).filter { $0.kind == "all_clear" }
+    }
+
     /// A store whose fall alert has just been queued for the log, Bob (sms) and Eve (webhook).
     private func sendingToBobAndEve(_ path: String) throws -> WorkflowStore {
         let store = try WorkflowStore(path: path)
@@ -244,15 +257,7 @@ import Testing
         try withStore { path in
             let store = try sendingToBobAndEve(path)
             for message in try store.due(at: 120 * s) { try store.delivered(message, at: 121 * s) }
-            let settings = try store.workflow().settings
-            _ = try store.transaction { tx in
-                try tx.adopt(person: nil, contacts: [try Contact(name: "Bob", phone: "+33611111111")], pinHash: nil,
-                             settings: settings, gnssConfigured: true, at: 130 * s)
-            }
-            try store.setSetting("pinHash", PINHasher.hash("2468"))
-            try store.apply(.disarm(.correct), at: 140 * s)
-            try store.apply(.cancel, at: 141 * s)
-            let ends = try store.due(at: 10_000 * s).filter { $0.kind == "all_clear" }
+            let ends = try allClearsAfterTheFileGives(store, contacts: [try Contact(name: "Bob", phone: "+33611111111")])
             #expect(ends.map { "\($0.channel) \($0.recipient)" }.sorted() == ["console log", "sms +33612345678", "webhook +33698765432"],
                     "\(ends.map(\.idempotencyKey))")
         }
@@ -266,15 +271,7 @@ import Testing
             for message in try store.due(at: 120 * s) {
                 if message.channel == "webhook" { try store.abandon(message, reason: "no such channel", at: 121 * s) } else { try store.delivered(message, at: 121 * s) }
             }
-            let settings = try store.workflow().settings
-            _ = try store.transaction { tx in
-                try tx.adopt(person: nil, contacts: [try Contact(name: "Bob", phone: "+33612345678")], pinHash: nil,
-                             settings: settings, gnssConfigured: true, at: 130 * s)
-            }
-            try store.setSetting("pinHash", PINHasher.hash("2468"))
-            try store.apply(.disarm(.correct), at: 140 * s)
-            try store.apply(.cancel, at: 141 * s)
-            let ends = try store.due(at: 10_000 * s).filter { $0.kind == "all_clear" }
+            let ends = try allClearsAfterTheFileGives(store, contacts: [try Contact(name: "Bob", phone: "+33612345678")])
             #expect(ends.map { "\($0.channel) \($0.recipient)" }.sorted() == ["console log", "sms +33612345678"], "\(ends.map(\.idempotencyKey))")
         }
     }
