@@ -1,8 +1,9 @@
 /// The online protocol: a detector runs through each trial as the daemon would (candidates in
 /// time order, the judge, the one-per-event gate) and every detection is checked against the
 /// labels. A detection inside the labelled FALL span, or at most `tolerance` seconds after it,
-/// detects the fall; any other detection is a false alarm. Trials are whole recordings, so the
-/// gate starts open in each.
+/// detects the fall. A detection in an ADL trial is a false alarm; one in a fall trial away from
+/// its fall is counted apart (`strayDetectionsInFalls`), and only ADL trials' time makes the
+/// hours of false alarms per hour. Trials are whole recordings, so the gate starts open in each.
 public enum OnlineProtocol {
     /// Seconds after the labelled FALL span within which a detection still counts for the fall:
     /// the span ends at the impact, and the posture after it takes a moment to show.
