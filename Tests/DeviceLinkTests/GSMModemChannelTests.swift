@@ -140,7 +140,9 @@ import Synchronization
         (302, false), // operation not allowed: a SIM800 whose SMS service is still starting
         (1, true), // unassigned number: the same SMS will fail again
         (21, true), // short message transfer rejected
-        (305, true), // invalid text mode parameter
+        (303, false), // operation not supported, (304) invalid PDU mode parameter, (305) invalid
+        (304, false), // text mode parameter: what a modem back in its default mode after a
+        (305, false), // restart answers; the modem's state, not the message's
     ])
     func cmsErrorsRetryOrFailForGood(code: Int, permanent: Bool) async throws {
         var behavior = ModemSimulator.Behavior()
@@ -157,6 +159,51 @@ import Synchronization
             case .delivered, .awaitingConfirmation:
                 Issue.record("+CMS ERROR \(code) reported as sent: \(outcome)")
             }
+        }
+    }
+
+    /// The modem restarted after the first part (a SIM800's transmit peak browns it out): back in
+    /// PDU mode it refuses the second part's AT+CMGS. That is its state, not the message's: the
+    /// next attempt sets it up again and sends only the second part. It was abandoned for good,
+    /// with only "(1/2)" delivered.
+    @Test func aModemThatRestartsBetweenPartsIsSetUpAgainAndSendsTheRest() async throws {
+        var behavior = ModemSimulator.Behavior()
+        behavior.restartsAfterFirstSubmit = true
+        let text = String(repeating: "Help is needed now. ", count: 12) // 240 characters: two parts
+        try await withModem(behavior) { modem, channel in
+            let first = await channel.deliver(Self.message(text))
+            guard case .retryAfter(_, let reason) = first else {
+                Issue.record("the second part's refusal must retry: \(first)")
+                return
+            }
+            #expect(reason.contains("+CMS ERROR: 304"), "\(reason)")
+            #expect(modem.submitted.count == 1)
+            let second = await channel.deliver(Self.message(text, attempt: 2))
+            #expect(second.isDelivered, "\(second)")
+            #expect(modem.submitted.count == 2, "the first part is not sent again")
+            #expect(modem.submitted.last.map { String(decoding: $0.body, as: UTF8.self).hasPrefix("(2/2) ") } == true)
+            let afterRestart = modem.commands.split(separator: "AT+CMGS=\"+33612345678\"", omittingEmptySubsequences: false).dropFirst(2).first ?? []
+            #expect(afterRestart.contains("AT+CMGF=1") && afterRestart.contains("AT+CSCS=\"GSM\""), "set up again: \(afterRestart)")
+        }
+    }
+
+    /// Only reports are awaited: each poll checks that the modem answers (a UART port opens
+    /// whether or not the modem has power) and routes status reports to us again (a modem that
+    /// restarted since would keep them, and the SMS would be sent again for want of one).
+    @Test func aPollForReportsTalksToTheModem() async throws {
+        try await withModemWithoutReports { modem, channel in
+            #expect(await channel.deliver(Self.message("Help")) == .awaitingConfirmation(checkAfter: 30, reason: "accepted as SMS ref 41, no delivery report yet"))
+            let sent = modem.commands.count
+            #expect(await channel.deliver(Self.message("Help", attempt: 2)) == .awaitingConfirmation(checkAfter: 30, reason: "accepted as SMS ref 41, no delivery report yet"))
+            #expect(Array(modem.commands.dropFirst(sent)) == ["AT", "AT+CNMI=2,1,0,1,0"])
+            modem.update { $0.answers = false }
+            let silent = await channel.deliver(Self.message("Help", attempt: 3))
+            guard case .retryAfter(_, let reason) = silent else {
+                Issue.record("a silent modem is no channel up: \(silent)")
+                return
+            }
+            #expect(reason.contains("did not answer AT"), "\(reason)")
+            #expect(modem.submitted.count == 1)
         }
     }
 

@@ -35,8 +35,8 @@ import Testing
     }
 
     @Test func cmsClasses() {
-        for permanent in [1, 8, 10, 21, 30, 96, 144, 195, 305] { #expect(SMSErrorClass.isPermanent(cms: permanent)) }
-        for transient in [27, 38, 41, 42, 47, 192, 300, 302, 310, 322, 330, 331, 332, 500, 512] { #expect(!SMSErrorClass.isPermanent(cms: transient)) }
+        for permanent in [1, 8, 10, 21, 30, 96, 144, 195] { #expect(SMSErrorClass.isPermanent(cms: permanent)) }
+        for transient in [27, 38, 41, 42, 47, 192, 300, 302, 303, 304, 305, 310, 322, 330, 331, 332, 500, 512] { #expect(!SMSErrorClass.isPermanent(cms: transient)) }
     }
 
     @Test func statusReportClasses() {

@@ -1,10 +1,13 @@
 /// The GSM 03.38 default alphabet as bytes, for text mode with AT+CSCS="GSM": the modem takes each
 /// character as its 7-bit code in one byte.
 ///
-/// Three codes cannot travel through text-mode entry and make `encode` return nil, so the caller
+/// Some codes cannot travel through text-mode entry and make `encode` return nil, so the caller
 /// falls back to UCS-2: 0x00 ("@", a NUL many modems drop), 0x1A ("Ξ", which is Ctrl-Z and ends
-/// the message) and 0x1B (the escape to the extension table, which is also ESC and cancels it).
-/// That means no extension characters (^ { } \ [ ~ ] | €) in GSM mode either.
+/// the message), 0x1B (the escape to the extension table, which is also ESC and cancels it), and
+/// the editing keys of text entry (TS 27.005 §3.5.1): 0x08 ("ò", backspace, which deleted the
+/// character before it: "Niccolò" arrived as "Nicco"), 0x0D (a carriage return, which asks for a
+/// new prompt) and 0x7F ("à", DEL to some firmware). That means no extension characters
+/// (^ { } \ [ ~ ] | €) in GSM mode either.
 enum GSMAlphabet {
     /// Index = code.
     static let table: [Unicode.Scalar] = Array(
@@ -17,7 +20,7 @@ enum GSMAlphabet {
         return map
     }()
 
-    static let unsendable: Set<UInt8> = [0x00, 0x1A, 0x1B]
+    static let unsendable: Set<UInt8> = [0x00, 0x08, 0x0D, 0x1A, 0x1B, 0x7F]
 
     /// The bytes for `text`, or nil when a character is outside the basic table or unsendable.
     static func encode(_ text: String) -> [UInt8]? {

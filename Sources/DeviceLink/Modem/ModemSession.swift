@@ -17,6 +17,12 @@ final class ModemSession {
     private var attempt = 1
     /// The last +CSQ reading (0–31, 99 unknown), for the status page.
     private(set) var lastSignal: Int?
+    /// The character set the modem was last set to (AT+CSCS, AT+CSMP) since the set-up; parts
+    /// of one message may differ.
+    private var charset: TextModeSMS.Charset?
+    /// The modem printed its start-up lines: it restarted (a brown-out when it transmits, a USB
+    /// modem plugged again) and lost its settings, which the next part needs again.
+    private var restarted = false
 
     /// A message as its parts first went out. The dispatcher writes the text anew for every
     /// attempt (with that moment's time and position); a text of another length would split into
@@ -64,6 +70,7 @@ final class ModemSession {
     func close() {
         port?.close()
         port = nil
+        charset = nil
     }
 
     func deliver(_ message: OutgoingMessage) -> DeliveryOutcome {
@@ -98,12 +105,16 @@ final class ModemSession {
                 }
             }
             if !toSend.isEmpty, !parts.contains(where: { if case .failed = $0 { true } else { false } }) {
-                try prepare(port, charset: sms.charset)
+                try prepare(port)
                 for index in toSend {
+                    // Restarted since: in PDU mode again, without status reports; set it up anew.
+                    if restarted { try prepare(port) }
+                    let part = sms.parts[index]
+                    try use(part.charset, on: port)
                     // A part sent again for lack of a report is not sent a third time: a phone
                     // switched off for hours would otherwise get a copy every `resendAfter`.
                     let resend = if case .awaitingReport = parts[index] { true } else { false }
-                    let reference = try submit(port, to: number, body: sms.body(sms.parts[index]), charset: sms.charset)
+                    let reference = try submit(port, to: number, body: TextModeSMS.body(part), charset: part.charset)
                     parts[index] = settings.requireDeliveryReport
                         ? .awaitingReport(reference: reference, since: SerialPort.now(), final: resend)
                         : .delivered(reference: reference)
@@ -114,10 +125,21 @@ final class ModemSession {
                     submission.save(submission.saved)
                 }
                 parts = try awaitReports(port, parts, of: key)
+            } else if parts.contains(where: { if case .awaitingReport = $0 { true } else { false } }) {
+                // Only reports are awaited: the modem must still answer (a UART port opens whether
+                // or not it is powered), and one that restarted since must route them to us again.
+                try expectOK(port, "AT")
+                if settings.requireDeliveryReport { try expectOK(port, "AT+CNMI=2,1,0,1,0") }
+                restarted = false
             }
             return conclude(message, parts)
         } catch let stop as Stop {
-            if stop.closePort { close() }
+            if stop.closePort {
+                // A modem left in text entry (the daemon stopped between the prompt and Ctrl-Z)
+                // takes every command as text and never answers: ESC ends the entry.
+                try? port?.write([0x1B], timeout: settings.commandTimeout)
+                close()
+            }
             if case .permanentFailure = stop.outcome { sent[message.idempotencyKey] = nil }
             return stop.outcome
         } catch let error as FallDetectError {
@@ -141,7 +163,9 @@ final class ModemSession {
 
     /// Echo off, numeric errors, text mode, status reports routed to us as +CDS, then the checks
     /// that make sending pointless: no signal, not registered.
-    private func prepare(_ port: SerialPort, charset: TextModeSMS.Charset) throws {
+    private func prepare(_ port: SerialPort) throws {
+        restarted = false
+        charset = nil
         try expectOK(port, "AT")
         try expectOK(port, "ATE0")
         try expectOK(port, "AT+CMEE=1")
@@ -160,11 +184,17 @@ final class ModemSession {
             let meaning = [0: "not searching", 2: "searching", 3: "registration denied", 4: "unknown"][status] ?? "status \(status)"
             throw Stop(outcome: .retryAfter(seconds: backoff(), reason: "not registered on a network (+CREG: \(meaning))"))
         }
-        try expectOK(port, "AT+CSCS=\"\(charset.rawValue)\"")
+    }
+
+    /// The character set of the part about to go, set when it differs from the last part's.
+    private func use(_ wanted: TextModeSMS.Charset, on port: SerialPort) throws {
+        guard charset != wanted else { return }
+        try expectOK(port, "AT+CSCS=\"\(wanted.rawValue)\"")
         // fo 17 = SMS-SUBMIT with a relative validity period; +32 asks for a status report.
         // vp 167 = 24 h; dcs 0 = GSM 7-bit, 8 = UCS-2.
         let firstOctet = settings.requireDeliveryReport ? 49 : 17
-        try expectOK(port, "AT+CSMP=\(firstOctet),167,0,\(charset == .gsm ? 0 : 8)")
+        try expectOK(port, "AT+CSMP=\(firstOctet),167,0,\(wanted == .gsm ? 0 : 8)")
+        charset = wanted
     }
 
     /// AT+CMGS, the prompt, the body and Ctrl-Z; returns the message reference.
@@ -306,7 +336,9 @@ final class ModemSession {
             case .cmsError(let code, let text): return .cms(code: code, text: text)
             case .cmeError(let code, let text): return .cme(code: code, text: text)
             case .statusReport: record(line)
-            default: each(line)
+            default:
+                record(line)
+                each(line)
             }
         }
     }
@@ -317,8 +349,16 @@ final class ModemSession {
     }
 
     private func record(_ line: ModemLine) {
-        if case .statusReport(let reference, let status) = line { reports[reference] = status }
+        switch line {
+        case .statusReport(let reference, let status): reports[reference] = status
+        case .other(let text) where Self.startUpLines.contains(where: text.hasPrefix): restarted = true
+        default: break
+        }
     }
+
+    /// What SIMCom and Quectel modems print when they start: after one, text mode, the character
+    /// set and the routing of status reports are back to their defaults.
+    static let startUpLines = ["RDY", "+CFUN: 1", "Call Ready", "SMS Ready", "+QIND: SMS DONE", "PB DONE"]
 
     private func failIfFinal(_ line: ModemLine, during command: String) throws {
         switch line {

@@ -12,7 +12,9 @@ enum SMSErrorClass {
     /// missing/PIN/busy, 322 memory full, 330 SMSC address unknown, 331 no network service,
     /// 332 network timeout, 500 unknown and the 512+ manufacturer codes, and 302 operation not
     /// allowed, which SIM800-class modems answer while their SMS service is still starting (after
-    /// a boot or a re-enumeration) or to commands that come too fast.
+    /// a boot or a re-enumeration) or to commands that come too fast, and 303–305 (operation not
+    /// supported, invalid PDU or text mode parameter), which a modem that restarted between two
+    /// parts of a message answers from its default mode: they are about the modem, not the SMS.
     static let permanentCMS: [Int: String] = [
         1: "unassigned (unallocated) number",
         8: "operator determined barring",
@@ -40,9 +42,6 @@ enum SMSErrorClass {
         193: "no SC subscription",
         195: "invalid SME address",
         196: "destination SME barred",
-        303: "operation not supported",
-        304: "invalid PDU mode parameter",
-        305: "invalid text mode parameter",
     ]
 
     static func isPermanent(cms code: Int) -> Bool { permanentCMS[code] != nil }

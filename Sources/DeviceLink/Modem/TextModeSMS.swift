@@ -1,74 +1,107 @@
 import FallDetect
 
-/// How a text goes out through a modem in text mode: the character set, and the parts.
+/// How a text goes out through a modem in text mode: its parts, each with its character set.
 ///
 /// Text mode (AT+CMGF=1) cannot send a concatenated SMS: the user data header that lets a phone
 /// join parts is only reachable in PDU mode. So a long text goes as separate SMS, each a complete
 /// message prefixed "(1/3) ", "(2/3) "…, each within the single-SMS limit (160 GSM-7 characters,
 /// 70 UCS-2 units, prefix included), split after a space where one falls in the second half. The
 /// contact is billed per SMS exactly as for a concatenated one of the same length.
+///
+/// Being separate, each part has its own character set: a name with "ã" makes its part UCS-2 (70
+/// units), but the map link after it still goes as GSM-7, whole, in a part of up to 160. With
+/// one set for the whole text, the 83-character link was always cut across two UCS-2 SMS that a
+/// phone never joins, so it could not be opened.
 struct TextModeSMS: Equatable {
     enum Charset: String {
         case gsm = "GSM"
         case ucs2 = "UCS2"
     }
 
-    let charset: Charset
-    let parts: [String]
+    struct Part: Equatable {
+        let charset: Charset
+        let text: String
+    }
+
+    let parts: [Part]
 
     init(_ text: String) {
-        // SMSEncoding decides GSM-7 versus UCS-2 as the message layer counted it; GSMAlphabet then
-        // rules out what text mode cannot carry (extension characters, "@").
-        let gsm = SMSEncoding(text).alphabet == .gsm7 && GSMAlphabet.encode(text) != nil
-        charset = gsm ? .gsm : .ucs2
-        let limit = gsm ? 160 : 70
-        let cost: (Character) -> Int = gsm ? { $0.unicodeScalars.count } : { $0.utf16.count }
         let characters = Array(text)
-        let total = characters.reduce(0) { $0 + cost($1) }
-        guard total > limit else {
-            parts = [text]
+        let single = Self.measure(characters[...])
+        guard single.units > single.charset.limit else {
+            parts = [Part(charset: single.charset, text: text)]
             return
         }
         // The prefix's length depends on the part count; grow the guess until the split fits it.
         var count = 2
         while true {
-            let chunks = Self.split(characters, cost: cost) { index in limit - "(\(index + 1)/\(count)) ".count }
+            let chunks = Self.split(characters) { index in "(\(index + 1)/\(count)) ".count }
             if chunks.count <= count {
-                parts = chunks.enumerated().map { "(\($0.offset + 1)/\(chunks.count)) " + $0.element }
+                parts = chunks.enumerated().map { Part(charset: $0.element.charset, text: "(\($0.offset + 1)/\(chunks.count)) " + $0.element.text) }
                 return
             }
             count = chunks.count
         }
     }
 
-    /// The bytes of the body as the modem takes them under `charset`.
-    func body(_ part: String) -> [UInt8] {
-        switch charset {
-        case .gsm: GSMAlphabet.encode(part) ?? Array(part.utf8)
-        case .ucs2: Array(UCS2Hex.encode(part).utf8)
+    /// The bytes of a part's body as the modem takes them under its charset.
+    static func body(_ part: Part) -> [UInt8] {
+        switch part.charset {
+        case .gsm: GSMAlphabet.encode(part.text) ?? Array(part.text.utf8)
+        case .ucs2: Array(UCS2Hex.encode(part.text).utf8)
         }
     }
 
-    private static func split(_ characters: [Character], cost: (Character) -> Int, capacity: (Int) -> Int) -> [String] {
-        var chunks: [String] = []
+    /// GSM-7 when every character can go in text mode's GSM set (as the message layer counts it,
+    /// and as `GSMAlphabet` allows), else UCS-2; and the length in that set's units.
+    private static func measure(_ characters: ArraySlice<Character>) -> (charset: Charset, units: Int) {
+        let text = String(characters)
+        if SMSEncoding(text).alphabet == .gsm7, GSMAlphabet.encode(text) != nil {
+            return (.gsm, characters.reduce(0) { $0 + $1.unicodeScalars.count })
+        }
+        return (.ucs2, characters.reduce(0) { $0 + $1.utf16.count })
+    }
+
+    private static func isGSM(_ character: Character) -> Bool {
+        let text = String(character)
+        return SMSEncoding(text).alphabet == .gsm7 && GSMAlphabet.encode(text) != nil
+    }
+
+    private static func split(_ characters: [Character], prefix: (Int) -> Int) -> [Part] {
+        var chunks: [Part] = []
         var start = 0
         while start < characters.count {
-            let room = capacity(chunks.count)
+            let room = prefix(chunks.count)
             var end = start
-            var used = 0
+            var gsm = true
+            var septets = 0
+            var units = 0
             var lastSpace: Int?
-            while end < characters.count, used + cost(characters[end]) <= room {
-                used += cost(characters[end])
-                if characters[end] == " " { lastSpace = end }
+            while end < characters.count {
+                let character = characters[end]
+                let stillGSM = gsm && isGSM(character)
+                let used = stillGSM ? septets + character.unicodeScalars.count : units + character.utf16.count
+                guard used <= (stillGSM ? Charset.gsm.limit : Charset.ucs2.limit) - room else { break }
+                gsm = stillGSM
+                septets += character.unicodeScalars.count
+                units += character.utf16.count
+                if character == " " { lastSpace = end }
                 end += 1
             }
-            if end < characters.count, let space = lastSpace, space - start >= room / 2 {
-                end = space + 1 // break after the space: words stay whole
+            let limit = (gsm ? Charset.gsm.limit : Charset.ucs2.limit) - room
+            if end < characters.count, let space = lastSpace, space - start >= limit / 2 {
+                end = space + 1 // break after the space: words (and a link) stay whole
             }
             if end == start { end += 1 } // a character wider than the room still has to go somewhere
-            chunks.append(String(characters[start..<end]))
+            let chunk = characters[start..<end]
+            chunks.append(Part(charset: measure(chunk).charset, text: String(chunk)))
             start = end
         }
         return chunks
     }
+}
+
+extension TextModeSMS.Charset {
+    /// One SMS in text mode: 160 GSM-7 characters or 70 UCS-2 units.
+    var limit: Int { self == .gsm ? 160 : 70 }
 }

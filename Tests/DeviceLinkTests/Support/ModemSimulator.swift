@@ -29,6 +29,9 @@ final class ModemSimulator: Sendable {
         var noise = false
         /// The reply to set-up commands starting with this prefix is +CMS ERROR with this code.
         var setupCMSError: (prefix: String, code: Int)?
+        /// Restarts after the first SMS it accepts, as a SIM800 browned out by its transmit peak
+        /// does: prints "RDY", and is back in PDU mode with echo on and the IRA character set.
+        var restartsAfterFirstSubmit = false
     }
 
     struct Submitted: Sendable, Equatable {
@@ -43,6 +46,9 @@ final class ModemSimulator: Sendable {
         var submitted: [Submitted] = []
         var echo = true
         var charset = "IRA"
+        /// AT+CMGF=1; a restart goes back to PDU mode, where AT+CMGS with a number is +CMS ERROR 304.
+        var textMode = false
+        var restarted = false
         var pendingAddress: String?
         var nextReference = 41
         var stop = false
@@ -158,6 +164,11 @@ final class ModemSimulator: Sendable {
             let charset = String(line.dropFirst(9).dropLast())
             state.withLock { $0.charset = charset }
             reply += "\r\nOK\r\n"
+        case upper == "AT+CMGF=1":
+            state.withLock { $0.textMode = true }
+            reply += "\r\nOK\r\n"
+        case upper.hasPrefix("AT+CMGS=\"") && !state.withLock({ $0.textMode }):
+            reply += "\r\n+CMS ERROR: 304\r\n"
         case upper.hasPrefix("AT+CMGS=\""):
             let address = String(line.dropFirst(9).dropLast())
             state.withLock { $0.pendingAddress = address }
@@ -191,6 +202,18 @@ final class ModemSimulator: Sendable {
             reply += "\r\n+CMGS: \(reference)\r\n\r\nOK\r\n"
             if let status = behavior.statusReport {
                 reply += "\r\n" + Self.statusReportLine(reference: reference, status: status) + "\r\n"
+            }
+            let restart = behavior.restartsAfterFirstSubmit && state.withLock { state in
+                defer { state.restarted = true }
+                return !state.restarted
+            }
+            if restart {
+                reply += "\r\nRDY\r\n\r\n+CFUN: 1\r\n"
+                state.withLock { state in
+                    state.echo = true
+                    state.charset = "IRA"
+                    state.textMode = false
+                }
             }
         case .cmsError(let code):
             reply += "\r\n+CMS ERROR: \(code)\r\n"
