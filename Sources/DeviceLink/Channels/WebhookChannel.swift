@@ -67,6 +67,17 @@ public final class WebhookChannel: AlertChannel {
         session.invalidateAndCancel()
     }
 
+    /// The receiver as failure reasons name it: scheme, host and port only. Reasons reach the
+    /// journal, the log and the event stream, which the page shows; a URL's path, query or
+    /// user part often is the receiver's secret (a Home Assistant or chat webhook's token).
+    var receiver: String {
+        var parts = URLComponents()
+        parts.scheme = url.scheme
+        parts.host = url.host
+        parts.port = url.port
+        return parts.string ?? "the webhook"
+    }
+
     public func deliver(_ message: OutgoingMessage) async -> DeliveryOutcome {
         let body: Data
         do {
@@ -78,11 +89,11 @@ public final class WebhookChannel: AlertChannel {
         do {
             let (_, response) = try await session.data(for: request)
             guard let http = response as? HTTPURLResponse else {
-                return .retryAfter(seconds: backoff(message.attempt), reason: "no HTTP response from \(url.absoluteString)")
+                return .retryAfter(seconds: backoff(message.attempt), reason: "no HTTP response from \(receiver)")
             }
             return outcome(status: http.statusCode, retryAfterHeader: http.value(forHTTPHeaderField: "Retry-After"), attempt: message.attempt)
         } catch let error as URLError {
-            let reason = "\(url.absoluteString): \(error.localizedDescription) (URLError \(error.code.rawValue))"
+            let reason = "\(receiver): \(error.localizedDescription) (URLError \(error.code.rawValue))"
             switch error.code {
             case .badURL, .unsupportedURL:
                 return .permanentFailure(reason: reason)
@@ -91,7 +102,7 @@ public final class WebhookChannel: AlertChannel {
                 return .retryAfter(seconds: backoff(message.attempt), reason: reason)
             }
         } catch {
-            return .retryAfter(seconds: backoff(message.attempt), reason: "\(url.absoluteString): \(error)")
+            return .retryAfter(seconds: backoff(message.attempt), reason: "\(receiver): \(error)")
         }
     }
 
@@ -125,9 +136,9 @@ public final class WebhookChannel: AlertChannel {
             if let header = retryAfterHeader?.trimmingCharacters(in: .whitespaces), let seconds = Double(header), seconds.isFinite, seconds >= 0 {
                 delay = min(retry.maximum, max(retry.minimum, seconds))
             }
-            return .retryAfter(seconds: delay, reason: "\(url.absoluteString) answered HTTP \(status)")
+            return .retryAfter(seconds: delay, reason: "\(receiver) answered HTTP \(status)")
         default:
-            return .permanentFailure(reason: "\(url.absoluteString) answered HTTP \(status)")
+            return .permanentFailure(reason: "\(receiver) answered HTTP \(status)")
         }
     }
 
