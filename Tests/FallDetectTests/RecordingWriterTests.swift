@@ -5,6 +5,20 @@ import Testing
 @Suite struct RecordingWriterTests {
     private let reader = RecordingReader()
 
+    /// Motion shows a person's days: a recording is the owner's alone, one written over an
+    /// existing file (left 0644 by an earlier run) too, and a symbolic link is not followed.
+    @Test func aRecordingIsTheOwnersAlone() throws {
+        let directory = try RecordingFixtures.temporaryDirectory()
+        let path = directory + "/private.detrec"
+        FileManager.default.createFile(atPath: path, contents: Data("old".utf8), attributes: [.posixPermissions: 0o644])
+        try RecordingWriter.write(RecordingFixtures.fullRecording(), to: path)
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600, "\(String(mode ?? 0, radix: 8))")
+        let link = directory + "/link.detrec"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        #expect(throws: FallDetectError.self) { try RecordingWriter.write(RecordingFixtures.fullRecording(), to: link) }
+    }
+
     @Test func roundTripsEveryFieldOfEveryStreamThroughAFile() throws {
         let directory = try RecordingFixtures.temporaryDirectory()
         let path = directory + "/full.detrec"

@@ -189,6 +189,24 @@ import Glibc
         }
     }
 
+    /// `ctl events` against something that answers but is no event stream (a refused login, a
+    /// wrong port or path): it says so and fails, where it printed nothing and exited 0.
+    @Test func ctlEventsFailsOnAnAnswerThatIsNoStream() throws {
+        try withQuietDaemonProcess { _, base in
+            let follower = Process()
+            follower.executableURL = DetectordProcess.executable
+            follower.arguments = ["ctl", "events", "--api", base + "/no-such-place"]
+            let errors = Pipe()
+            follower.standardOutput = Pipe()
+            follower.standardError = errors
+            try follower.run()
+            follower.waitUntilExit()
+            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(follower.terminationStatus == 1, "\(said)")
+            #expect(said.contains("HTTP 404"), "\(said)")
+        }
+    }
+
     /// A phone logged in from elsewhere holds the event stream open; the phone is lost and the
     /// owner replaces the token (`ctl token`): the stream ends at its next event, where it went
     /// on telling the alarm, the presses and the messages for as long as it stayed connected.

@@ -61,8 +61,10 @@ public final class RecordingWriter {
         self.path = path
         self.info = info
         self.options = options
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // 0600 for the owner alone, an existing file too: motion shows a person's days (docs/security.md).
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw FallDetectError.io("cannot create recording", path: path, errno: errno) }
+        _ = fchmod(fd, 0o600)
         self.fd = fd
         do {
             try output(header)

@@ -108,6 +108,10 @@ struct CtlCommand: AsyncParsableCommand {
         let session = URLSession(configuration: .ephemeral, delegate: printer, delegateQueue: nil)
         defer { session.invalidateAndCancel() }
         let error = await printer.run(session.dataTask(with: url))
+        if let refused = error as? EventStreamPrinter.Refused {
+            Terminal.standardError.write("detectord ctl: no event stream at \(url.absoluteString): \(refused)\n")
+            throw ExitCode(1)
+        }
         if let error {
             Terminal.standardError.write("detectord ctl: the event stream ended: \(error.localizedDescription)\n")
             throw ExitCode(1)

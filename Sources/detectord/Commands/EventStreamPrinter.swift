@@ -6,7 +6,16 @@ import FoundationNetworking
 
 /// Reads a server-sent-events stream as it arrives and prints each event's data line.
 /// (FoundationNetworking on Linux has no async byte stream, so this is a data delegate.)
+/// An answer other than 200 (a login refused, another service on that port) is no stream: its
+/// body is kept for the error, not printed as events.
 final class EventStreamPrinter: NSObject, URLSessionDataDelegate, Sendable {
+    /// The answer was not a stream: its status and what it said.
+    struct Refused: Error, CustomStringConvertible {
+        let status: Int
+        let body: String
+        var description: String { "HTTP \(status)" + (body.isEmpty ? "" : ": " + body) }
+    }
+
     private let state = Mutex<(pending: [UInt8], done: CheckedContinuation<(any Error)?, Never>?)>(([], nil))
 
     /// Runs `task` to its end; returns the error that ended it, nil when the server closed it.
@@ -18,6 +27,10 @@ final class EventStreamPrinter: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        if Self.status(of: dataTask) != 200 {
+            state.withLock { $0.pending += data }
+            return
+        }
         let lines: [String] = state.withLock { s in
             s.pending += data
             var lines: [String] = []
@@ -33,10 +46,19 @@ final class EventStreamPrinter: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let done = state.withLock { s in
+        let (done, body) = state.withLock { s in
             defer { s.done = nil }
-            return s.done
+            return (s.done, s.pending)
+        }
+        if error == nil, let status = Self.status(of: task), status != 200 {
+            let text = String(decoding: body.prefix(500), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            done?.resume(returning: Refused(status: status, body: text))
+            return
         }
         done?.resume(returning: error)
+    }
+
+    private static func status(of task: URLSessionTask) -> Int? {
+        (task.response as? HTTPURLResponse)?.statusCode
     }
 }

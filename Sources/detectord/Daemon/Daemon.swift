@@ -84,8 +84,23 @@ struct Daemon {
         keychain?.connect(to: workflow)
         status.attach(keychain: keychain)
 
-        let recorder = try plan.recordPath.map { path throws(FallDetectError) in
-            try SensorRecorder(path: path, info: SensorRecorder.info(source: plan.source, gyroscopeRange: plan.gyroscopeRange, title: "detectord run"))
+        // The recording is optional; protection is not: a file that cannot be written (a full card,
+        // a read-only path) is told, and the daemon runs without it.
+        let recorder: SensorRecorder? = plan.recordPath.flatMap { path in
+            do {
+                return try SensorRecorder(
+                    path: path, info: SensorRecorder.info(source: plan.source, gyroscopeRange: plan.gyroscopeRange, title: "detectord run"),
+                    failed: { error in
+                        hub.publish(DaemonEvent("recording", at: WorkflowService.utcNow(), severity: .error, [
+                            ("message", .string("writing the recording failed: \(error.description); what cannot be written is lost, and marked as a gap once writing works again")),
+                        ]))
+                    })
+            } catch {
+                hub.publish(DaemonEvent("recording", at: WorkflowService.utcNow(), severity: .error, [
+                    ("message", .string("not recording: \(error)")),
+                ]))
+                return nil
+            }
         }
         // The detector's log lines leave its thread through a queue of their own: the log writes to
         // stderr, which blocks while journald stalls (a slow SD card), and the detector must go on

@@ -5,7 +5,9 @@ import Synchronization
 /// Writes what the live sensors deliver (samples, fixes, gaps) to a `.detrec` file on a thread of
 /// its own: producers only append to a queue under a short lock, so a slow SD card never delays
 /// the sensor or the detector. The queue holds at most `limitSeconds` of samples; beyond that the
-/// newest are dropped and counted, and the recording gets a gap event saying so.
+/// newest are dropped and counted, and the recording gets a gap event saying so. A write that
+/// fails (a full card) is told at once through `failed`, not only when the recording closes, and
+/// what it lost is a gap event in the recording once writes succeed again.
 final class SensorRecorder: Sendable {
     struct Totals: Sendable, Equatable {
         var samples = 0
@@ -31,9 +33,13 @@ final class SensorRecorder: Sendable {
     private let limit: Int
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
+    private let failed: @Sendable (FallDetectError) -> Void
 
-    init(path: String, info: RecordingInfo, limitSeconds: Double = 60) throws(FallDetectError) {
+    /// `failed`: called on the writer's thread when writing starts failing (once per stretch of
+    /// failures).
+    init(path: String, info: RecordingInfo, limitSeconds: Double = 60, failed: @escaping @Sendable (FallDetectError) -> Void = { _ in }) throws(FallDetectError) {
         self.path = path
+        self.failed = failed
         writer = Mutex(try RecordingWriter(path: path, info: info))
         limit = max(1024, Int(info.sensor.sampleRate * limitSeconds))
         let thread = Thread { [self] in writeLoop() }
@@ -95,6 +101,10 @@ final class SensorRecorder: Sendable {
     }
 
     private func writeLoop() {
+        // Samples lost to failed writes since the last good one, and from when.
+        var lost = 0
+        var lostFrom: Int64?
+        var lostBecause: FallDetectError?
         while true {
             _ = wake.wait(timeout: .now() + .milliseconds(500))
             let (samples, fixes, events, dropped, droppedFrom, closing) = queue.withLock { q in
@@ -110,6 +120,10 @@ final class SensorRecorder: Sendable {
             var failure: FallDetectError?
             writer.withLock { w in
                 do throws(FallDetectError) {
+                    if lost > 0, let at = lostFrom {
+                        try w.append(RecordedEvent(timestampNanoseconds: at, kind: .gap, value: Int32(clamping: lost),
+                                                   text: "recording failed: \(lostBecause?.description ?? "write error")"))
+                    }
                     try w.append(contentsOf: samples)
                     for fix in fixes { try w.append(fix) }
                     for event in events { try w.append(event) }
@@ -118,9 +132,18 @@ final class SensorRecorder: Sendable {
                     }
                     try w.flush()
                     if closing { try w.close() }
+                    lost = 0
+                    lostFrom = nil
+                    lostBecause = nil
                 } catch {
                     failure = error
                 }
+            }
+            if let failure {
+                if lostBecause == nil { failed(failure) }
+                lost += samples.count + dropped
+                lostFrom = lostFrom ?? samples.first?.timestampNanoseconds ?? droppedFrom
+                lostBecause = failure
             }
             queue.withLock { q in
                 q.totals.samples += samples.count
