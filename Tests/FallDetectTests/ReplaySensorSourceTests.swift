@@ -16,12 +16,14 @@ import Testing
     }
 
     /// Runs `source` into a fresh ring; returns what it pushed and how long it took.
-    static func drain(_ source: ReplaySensorSource, stopAfter limit: Int = .max) throws -> (samples: [IMUSample], seconds: Double, end: SensorSourceEnd) {
+    static func drain(
+        _ source: ReplaySensorSource, stopAfter limit: Int = .max, until done: () -> Bool = { false }
+    ) throws -> (samples: [IMUSample], seconds: Double, end: SensorSourceEnd) {
         let ring = SampleRing(capacity: 1 << 14)
         let producer = ring.makeProducer()
         let consumer = ring.makeConsumer()
         let start = MonotonicTime.nowNanoseconds()
-        let end = try source.run(into: producer, batchWritten: {}, shouldStop: { ring.count >= limit })
+        let end = try source.run(into: producer, batchWritten: {}, shouldStop: { ring.count >= limit || done() })
         let seconds = Double(MonotonicTime.nowNanoseconds() - start) / 1e9
         var samples: [IMUSample] = []
         while let sample = consumer.pop() { samples.append(sample) }
@@ -58,6 +60,33 @@ import Testing
         #expect(end == .stopped)
         #expect(samples.count >= 60, "three rounds of 20")
         #expect(zip(samples.dropFirst(), samples).allSatisfy { $0.timestampNanoseconds > $1.timestampNanoseconds })
+    }
+
+    /// At 1000x a 10 ms step is 10 s of samples, more than a small ring holds: the replay waits
+    /// for the detector instead of dropping what the recording has (a chip would drop; a
+    /// recording is there to be judged whole).
+    @Test func aReplayFasterThanTheRingHoldsLosesNothing() throws {
+        let path = try Self.csv(rate: 100, seconds: 30)
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        let ring = SampleRing(capacity: 256)
+        let producer = ring.makeProducer()
+        let consumer = ring.makeConsumer()
+        var samples: [IMUSample] = []
+        let end = try ReplaySensorSource(paths: [path], speed: 1000).run(into: producer, batchWritten: {
+            while let sample = consumer.pop() { samples.append(sample) }
+        }, shouldStop: { false })
+        #expect(end == .exhausted)
+        #expect(samples.count == 3000 && ring.droppedCount == 0, "\(samples.count) judged, \(ring.droppedCount) dropped")
+    }
+
+    /// A looped recording of a single sample comes round once per sample period, not as fast
+    /// as the ring takes it.
+    @Test func aLoopedOneSampleRecordingKeepsItsRate() throws {
+        let path = try Self.csv(rate: 100, seconds: 0.01)
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        let start = MonotonicTime.nowNanoseconds()
+        let (samples, _, _) = try Self.drain(ReplaySensorSource(paths: [path], loops: true)) { MonotonicTime.nowNanoseconds() - start > 300_000_000 }
+        #expect((20...40).contains(samples.count), "\(samples.count) samples in 0.3 s at 100 Hz")
     }
 
     /// A corrupt recording's times may span more than Int64 holds: moved onto the run's clock they

@@ -127,8 +127,20 @@ public final class ReplaySensorSource: SensorSource {
                 nextFix += 1
             }
             if !batch.isEmpty {
-                batch.withUnsafeBufferPointer { _ = producer.push(contentsOf: $0) }
-                batchWritten()
+                // A recording has all its samples: where a chip would overrun the ring, the replay
+                // waits for the detector (at 500x and more a 10 ms step is more than the ring holds).
+                var offset = 0
+                while offset < batch.count {
+                    let room = min(batch.count - offset, producer.freeCount)
+                    if room > 0 {
+                        offset += batch.withUnsafeBufferPointer { producer.push(contentsOf: UnsafeBufferPointer(rebasing: $0[offset..<offset + room])) }
+                    }
+                    batchWritten()
+                    if offset < batch.count {
+                        if shouldStop() { return nil }
+                        Self.sleep(nanoseconds: 1_000_000)
+                    }
+                }
             }
             guard next < samples.count else { break }
             // Wake for the next sample, in 10 ms steps at most (a FIFO's batch at 100 Hz), and at
@@ -136,6 +148,13 @@ public final class ReplaySensorSource: SensorSource {
             let due = (Double(samples[next].timestampNanoseconds) - Double(origin)) / speed
             let wait = max(0, min(50_000_000, max(10_000_000, due - Double(MonotonicTime.nowNanoseconds() - wallStart))))
             Self.sleep(nanoseconds: Int64(wait))
+        }
+        // The recording's last period runs out too: a looped recording of one sample would
+        // otherwise come round again at once, as fast as the ring takes it.
+        let length = (Double(samples[samples.count - 1].timestampNanoseconds) - Double(origin) + 1e9 / sampleRate) / speed
+        while Double(MonotonicTime.nowNanoseconds() - wallStart) < length {
+            if shouldStop() { return nil }
+            Self.sleep(nanoseconds: Int64(min(50_000_000, max(1_000_000, length - Double(MonotonicTime.nowNanoseconds() - wallStart)))))
         }
         return Self.moved(samples[samples.count - 1].timestampNanoseconds, from: origin, to: start)
     }

@@ -80,6 +80,8 @@ struct CtlCommand: AsyncParsableCommand {
 
     /// A new login token straight into the database: the daemon checks it at each login.
     private func issueToken() throws {
+        // A database this creates (before the daemon's first start) must be as private as the daemon's.
+        PrivateFiles.restrict()
         var path = db
         if path == nil {
             do { path = try DaemonConfiguration.load(path: config).storage.database } catch {
