@@ -195,7 +195,7 @@ import Synchronization
             #expect(await channel.deliver(Self.message("Help")) == .awaitingConfirmation(checkAfter: 30, reason: "accepted as SMS ref 41, no delivery report yet"))
             let sent = modem.commands.count
             #expect(await channel.deliver(Self.message("Help", attempt: 2)) == .awaitingConfirmation(checkAfter: 30, reason: "accepted as SMS ref 41, no delivery report yet"))
-            #expect(Array(modem.commands.dropFirst(sent)) == ["AT", "AT+CNMI=2,1,0,1,0"])
+            #expect(Array(modem.commands.dropFirst(sent)) == ["AT", "AT+CMGF=1", "AT+CNMI=2,1,0,1,0"])
             modem.update { $0.answers = false }
             let silent = await channel.deliver(Self.message("Help", attempt: 3))
             guard case .retryAfter(_, let reason) = silent else {
@@ -341,7 +341,7 @@ import Synchronization
         try await Task.sleep(for: .milliseconds(100))
         message.attempt = 2
         #expect(await before.deliver(message) == .awaitingConfirmation(checkAfter: 30, reason: "accepted as SMS ref 42,43, no delivery report yet"))
-        #expect(kept.withLock { $0 }?.hasPrefix("sms-parts d41 a42 a43\n") == true, "\(String(describing: kept.withLock { $0 }))")
+        #expect(kept.withLock { $0 }?.hasPrefix("sms-parts2 d41 a42 a43\n") == true, "\(String(describing: kept.withLock { $0 }))")
         await before.close()
 
         // A new process: its session knows nothing but what the outbox kept.
@@ -357,7 +357,7 @@ import Synchronization
         #expect(await after.deliver(message) == .delivered(reference: "sms 41,42,43"))
         #expect(modem.submitted.count == 3, "no part went twice: \(modem.submitted.map { String(decoding: $0.body.prefix(8), as: UTF8.self) })")
         // Saved before the outbox records the delivery: killed in between, nothing goes again.
-        #expect(kept.withLock { $0 }?.hasPrefix("sms-parts d41 d42 d43\n") == true, "\(String(describing: kept.withLock { $0 }))")
+        #expect(kept.withLock { $0 }?.hasPrefix("sms-parts2 d41 d42 d43\n") == true, "\(String(describing: kept.withLock { $0 }))")
         await after.close()
     }
 
@@ -373,8 +373,28 @@ import Synchronization
         #expect(read?.text == text)
         #expect(read?.parts == [.unsent, .awaitingReport(reference: 7, since: 99), .awaitingReport(reference: 8, since: 99, final: true),
                                 .delivered(reference: 255), .failed(reference: 3, status: 0x70)])
-        for damaged in ["", "sms-parts d41", "sms-parts\nHelp", "sms-parts dx\nHelp", "sms-parts a4:1\nHelp", "sms-parts uu\nHelp", "other d41\nHelp", "sms-parts f3\nHelp"] {
+        for damaged in ["", "sms-parts2 d41", "sms-parts2\nHelp", "sms-parts2 dx\nHelp", "sms-parts2 a4:1\nHelp", "sms-parts2 uu\nHelp", "other d41\nHelp", "sms-parts2 f3\nHelp"] {
             #expect(ModemSession.Submission(saved: damaged, now: 0) == nil, "\(damaged)")
+        }
+        #expect(ModemSession.Submission(saved: "sms-parts d1\nHelp", now: 0)?.oneCharset == true, "written before a charset per part")
+    }
+
+    /// An SMS in flight across the upgrade to a charset per part: saved as one UCS-2 text in four
+    /// parts, the first delivered. Split the new way it would be three parts of other bounds,
+    /// all sent again; split as it was, the three left go, and only they.
+    @Test func aMessageSavedBeforeACharsetPerPartKeepsItsParts() async throws {
+        let text = "Emergency: João Pereira may have fallen and needs help. Last known location was "
+            + "Rua Augusta 100, Lisboa at 14:05. https://www.openstreetmap.org/?mlat=38.71234&mlon=-9.13456#map=17/38.71234/-9.13456"
+        let old = TextModeSMS(text, oneCharset: true)
+        #expect(old.parts.count == 4 && old.parts.allSatisfy { $0.charset == .ucs2 })
+        #expect(TextModeSMS(text).parts.count != old.parts.count)
+        try await withModem { modem, channel in
+            var message = Self.message(text)
+            message.progress = ChannelProgress(saved: "sms-parts d7 u u u\n" + text, save: { _ in })
+            #expect(await channel.deliver(message).isDelivered)
+            let sent = modem.submitted.map { UCS2Hex.decode(String(decoding: $0.body, as: UTF8.self)) ?? "" }
+            #expect(sent.map { String($0.prefix(6)) } == ["(2/4) ", "(3/4) ", "(4/4) "], "\(sent)")
+            #expect(sent == Array(old.parts.dropFirst().map(\.text)))
         }
     }
 

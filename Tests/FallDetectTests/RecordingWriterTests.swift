@@ -17,6 +17,10 @@ import Testing
         let link = directory + "/link.detrec"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
         #expect(throws: FallDetectError.self) { try RecordingWriter.write(RecordingFixtures.fullRecording(), to: link) }
+        // Not a regular file: `record --out /dev/null` (as root) must leave the device as it was.
+        let null = try FileManager.default.attributesOfItem(atPath: "/dev/null")[.posixPermissions] as? Int
+        try RecordingWriter.write(RecordingFixtures.fullRecording(), to: "/dev/null")
+        #expect(try FileManager.default.attributesOfItem(atPath: "/dev/null")[.posixPermissions] as? Int == null)
     }
 
     @Test func roundTripsEveryFieldOfEveryStreamThroughAFile() throws {

@@ -102,7 +102,8 @@ public final class WebhookChannel: AlertChannel {
                 return .retryAfter(seconds: backoff(message.attempt), reason: reason)
             }
         } catch {
-            return .retryAfter(seconds: backoff(message.attempt), reason: "\(receiver): \(error)")
+            // The error's kind only: its details may hold the whole URL.
+            return .retryAfter(seconds: backoff(message.attempt), reason: "\(receiver): \(type(of: error)) error")
         }
     }
 

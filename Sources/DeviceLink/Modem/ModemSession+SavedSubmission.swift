@@ -3,8 +3,11 @@
 /// delivered, `f41:70` failed with status 0x70), the rest is the text that was split, so the
 /// parts come out the same after a restart.
 /// Plain text, not JSON: DeviceLink's modem code needs nothing of Foundation.
+/// "sms-parts2": parts with a charset each (`TextModeSMS`); "sms-parts", written before, split the
+/// text with one charset for all, and is split that way again so its parts keep their bounds.
 extension ModemSession.Submission {
-    static let savedPrefix = "sms-parts"
+    static let savedPrefix = "sms-parts2"
+    static let legacyPrefix = "sms-parts"
 
     var saved: String {
         let states = parts.map { part -> String in
@@ -15,7 +18,7 @@ extension ModemSession.Submission {
             case .failed(let reference, let status): "f\(reference):\(status)"
             }
         }
-        return ([Self.savedPrefix] + states).joined(separator: " ") + "\n" + text
+        return ([oneCharset ? Self.legacyPrefix : Self.savedPrefix] + states).joined(separator: " ") + "\n" + text
     }
 
     /// Reads `saved` back; a part awaiting its report waits from `now` (the modem may have
@@ -24,7 +27,7 @@ extension ModemSession.Submission {
     init?(saved: String, now: Double) {
         guard let lineEnd = saved.firstIndex(of: "\n") else { return nil }
         let fields = saved[..<lineEnd].split(separator: " ")
-        guard fields.first == Substring(Self.savedPrefix), fields.count > 1 else { return nil }
+        guard let prefix = fields.first, prefix == Substring(Self.savedPrefix) || prefix == Substring(Self.legacyPrefix), fields.count > 1 else { return nil }
         var parts: [ModemSession.PartState] = []
         for field in fields.dropFirst() {
             let tag = field.first
@@ -41,6 +44,6 @@ extension ModemSession.Submission {
             default: return nil
             }
         }
-        self.init(text: String(saved[saved.index(after: lineEnd)...]), parts: parts)
+        self.init(text: String(saved[saved.index(after: lineEnd)...]), parts: parts, oneCharset: prefix == Substring(Self.legacyPrefix))
     }
 }

@@ -30,6 +30,8 @@ final class ModemSession {
     struct Submission {
         var text: String
         var parts: [PartState]
+        /// Saved by a version that split with one charset for the whole text: split so again.
+        var oneCharset = false
         /// Keeps `saved` with the message in the outbox (`ChannelProgress`), from its latest attempt.
         var save: @Sendable (String) -> Void = { _ in }
     }
@@ -84,7 +86,7 @@ final class ModemSession {
         }
         sent[key]?.save = message.progress.save
         let text = sent[key]?.text ?? message.text
-        let sms = TextModeSMS(text)
+        let sms = TextModeSMS(text, oneCharset: sent[key]?.oneCharset == true)
         attempt = max(1, message.attempt)
         do {
             let port = try openPort()
@@ -128,7 +130,9 @@ final class ModemSession {
             } else if parts.contains(where: { if case .awaitingReport = $0 { true } else { false } }) {
                 // Only reports are awaited: the modem must still answer (a UART port opens whether
                 // or not it is powered), and one that restarted since must route them to us again.
+                // Text mode too: a modem back in PDU mode would send the reports as PDUs, unread.
                 try expectOK(port, "AT")
+                try expectOK(port, "AT+CMGF=1")
                 if settings.requireDeliveryReport { try expectOK(port, "AT+CNMI=2,1,0,1,0") }
                 restarted = false
             }

@@ -5,8 +5,9 @@ import FallDetect
 /// Text mode (AT+CMGF=1) cannot send a concatenated SMS: the user data header that lets a phone
 /// join parts is only reachable in PDU mode. So a long text goes as separate SMS, each a complete
 /// message prefixed "(1/3) ", "(2/3) "…, each within the single-SMS limit (160 GSM-7 characters,
-/// 70 UCS-2 units, prefix included), split after a space where one falls in the second half. The
-/// contact is billed per SMS exactly as for a concatenated one of the same length.
+/// 70 UCS-2 units, prefix included), split after a space where one falls in the second half.
+/// (A concatenated SMS would hold 153 or 67 per part, the header's cost; mixed parts can come to
+/// one SMS more or fewer than it.)
 ///
 /// Being separate, each part has its own character set: a name with "ã" makes its part UCS-2 (70
 /// units), but the map link after it still goes as GSM-7, whole, in a part of up to 160. With
@@ -25,17 +26,20 @@ struct TextModeSMS: Equatable {
 
     let parts: [Part]
 
-    init(_ text: String) {
+    /// `oneCharset`: the whole text in the charset it needs, as versions before a charset per
+    /// part split it; a message saved by one splits the same way after an upgrade.
+    init(_ text: String, oneCharset: Bool = false) {
         let characters = Array(text)
         let single = Self.measure(characters[...])
         guard single.units > single.charset.limit else {
             parts = [Part(charset: single.charset, text: text)]
             return
         }
+        let fixed = oneCharset ? single.charset : nil
         // The prefix's length depends on the part count; grow the guess until the split fits it.
         var count = 2
         while true {
-            let chunks = Self.split(characters) { index in "(\(index + 1)/\(count)) ".count }
+            let chunks = Self.split(characters, fixed: fixed) { index in "(\(index + 1)/\(count)) ".count }
             if chunks.count <= count {
                 parts = chunks.enumerated().map { Part(charset: $0.element.charset, text: "(\($0.offset + 1)/\(chunks.count)) " + $0.element.text) }
                 return
@@ -67,19 +71,19 @@ struct TextModeSMS: Equatable {
         return SMSEncoding(text).alphabet == .gsm7 && GSMAlphabet.encode(text) != nil
     }
 
-    private static func split(_ characters: [Character], prefix: (Int) -> Int) -> [Part] {
+    private static func split(_ characters: [Character], fixed: Charset?, prefix: (Int) -> Int) -> [Part] {
         var chunks: [Part] = []
         var start = 0
         while start < characters.count {
             let room = prefix(chunks.count)
             var end = start
-            var gsm = true
+            var gsm = fixed != .ucs2
             var septets = 0
             var units = 0
             var lastSpace: Int?
             while end < characters.count {
                 let character = characters[end]
-                let stillGSM = gsm && isGSM(character)
+                let stillGSM = gsm && (fixed == .gsm || isGSM(character))
                 let used = stillGSM ? septets + character.unicodeScalars.count : units + character.utf16.count
                 guard used <= (stillGSM ? Charset.gsm.limit : Charset.ucs2.limit) - room else { break }
                 gsm = stillGSM
@@ -94,7 +98,7 @@ struct TextModeSMS: Equatable {
             }
             if end == start { end += 1 } // a character wider than the room still has to go somewhere
             let chunk = characters[start..<end]
-            chunks.append(Part(charset: measure(chunk).charset, text: String(chunk)))
+            chunks.append(Part(charset: fixed ?? measure(chunk).charset, text: String(chunk)))
             start = end
         }
         return chunks

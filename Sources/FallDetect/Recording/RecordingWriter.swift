@@ -64,7 +64,9 @@ public final class RecordingWriter {
         // 0600 for the owner alone, an existing file too: motion shows a person's days (docs/security.md).
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw FallDetectError.io("cannot create recording", path: path, errno: errno) }
-        _ = fchmod(fd, 0o600)
+        // A regular file only: `--out /dev/null` as root must not make the device root's alone.
+        var status = stat()
+        if fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG { _ = fchmod(fd, 0o600) }
         self.fd = fd
         do {
             try output(header)
@@ -162,6 +164,16 @@ public final class RecordingWriter {
         if options.syncOnFlush, let fd, fsync(fd) != 0 {
             throw FallDetectError.io("cannot sync recording", path: path, errno: errno)
         }
+    }
+
+    /// Forgets what is buffered and not yet written: after a failed write, a caller that
+    /// records the loss itself (a gap event) must not have the same data written later too.
+    public func discardBuffered() {
+        imu.removeAll(keepingCapacity: true)
+        magnetometer.removeAll(keepingCapacity: true)
+        fixes.removeAll(keepingCapacity: true)
+        events.removeAll(keepingCapacity: true)
+        eventPayloadBytes = 0
     }
 
     /// Flushes and closes the file. The writer is closed afterwards even when this throws, and

@@ -13,7 +13,7 @@ final class EventStreamPrinter: NSObject, URLSessionDataDelegate, Sendable {
     struct Refused: Error, CustomStringConvertible {
         let status: Int
         let body: String
-        var description: String { "HTTP \(status)" + (body.isEmpty ? "" : ": " + body) }
+        var description: String { "HTTP \(status)" + (status == 200 ? " but not text/event-stream" : "") + (body.isEmpty ? "" : ": " + body) }
     }
 
     private let state = Mutex<(pending: [UInt8], done: CheckedContinuation<(any Error)?, Never>?)>(([], nil))
@@ -27,8 +27,9 @@ final class EventStreamPrinter: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        if Self.status(of: dataTask) != 200 {
-            state.withLock { $0.pending += data }
+        if !Self.isStream(dataTask) {
+            // Only its start is told; a page that is no stream may be long.
+            state.withLock { $0.pending += data.prefix(max(0, 4096 - $0.pending.count)) }
             return
         }
         let lines: [String] = state.withLock { s in
@@ -50,7 +51,7 @@ final class EventStreamPrinter: NSObject, URLSessionDataDelegate, Sendable {
             defer { s.done = nil }
             return (s.done, s.pending)
         }
-        if error == nil, let status = Self.status(of: task), status != 200 {
+        if error == nil, let status = Self.status(of: task), !Self.isStream(task) {
             let text = String(decoding: body.prefix(500), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             done?.resume(returning: Refused(status: status, body: text))
             return
@@ -60,5 +61,20 @@ final class EventStreamPrinter: NSObject, URLSessionDataDelegate, Sendable {
 
     private static func status(of task: URLSessionTask) -> Int? {
         (task.response as? HTTPURLResponse)?.statusCode
+    }
+
+    /// A 200 of `text/event-stream`: anything else (a login page, another service) is no stream.
+    private static func isStream(_ task: URLSessionTask) -> Bool {
+        guard let response = task.response as? HTTPURLResponse, response.statusCode == 200 else { return false }
+        return response.value(forHTTPHeaderField: "Content-Type")?.lowercased().hasPrefix("text/event-stream") == true
+    }
+
+    /// No redirect is followed: the daemon's stream never redirects, and a login page elsewhere is
+    /// no stream.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
     }
 }

@@ -137,6 +137,8 @@ final class SensorRecorder: Sendable {
                     lostBecause = nil
                 } catch {
                     failure = error
+                    // Counted below as lost, once; written later it would be twice over.
+                    w.discardBuffered()
                 }
             }
             if let failure {
