@@ -166,6 +166,15 @@ public final class RecordingWriter {
         }
     }
 
+    /// Asks the kernel to put what was written on the disk (`fdatasync`): a live recording does so
+    /// every few seconds, so a power cut loses seconds, not what the page cache held.
+    public func sync() throws(FallDetectError) {
+        try checkOpen()
+        if let fd, fdatasync(fd) != 0 {
+            throw FallDetectError.io("cannot sync recording", path: path, errno: errno)
+        }
+    }
+
     /// Forgets what is buffered and not yet written: after a failed write, a caller that
     /// records the loss itself (a gap event) must not have the same data written later too.
     public func discardBuffered() {

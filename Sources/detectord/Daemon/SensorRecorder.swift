@@ -105,6 +105,7 @@ final class SensorRecorder: Sendable {
         var lost = 0
         var lostFrom: Int64?
         var lostBecause: FallDetectError?
+        var syncedAt = MonotonicTime.nowNanoseconds()
         while true {
             _ = wake.wait(timeout: .now() + .milliseconds(500))
             let (samples, fixes, events, dropped, droppedFrom, closing) = queue.withLock { q in
@@ -131,6 +132,11 @@ final class SensorRecorder: Sendable {
                         try w.append(RecordedEvent(timestampNanoseconds: at, kind: .gap, value: Int32(clamping: dropped), text: "recorder fell behind the disk"))
                     }
                     try w.flush()
+                    // Every 5 s: a power cut then loses seconds, not the 5-30 s the page cache holds.
+                    if closing || MonotonicTime.nowNanoseconds() - syncedAt >= 5_000_000_000 {
+                        try w.sync()
+                        syncedAt = MonotonicTime.nowNanoseconds()
+                    }
                     if closing { try w.close() }
                     lost = 0
                     lostFrom = nil
