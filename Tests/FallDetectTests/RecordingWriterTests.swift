@@ -10,7 +10,7 @@ import Testing
     @Test func aRecordingIsTheOwnersAlone() throws {
         let directory = try RecordingFixtures.temporaryDirectory()
         let path = directory + "/private.detrec"
-        FileManager.default.createFile(atPath: path, contents: Data("old".utf8), attributes: [.posixPermissions: 0o644])
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("old".utf8), attributes: [.posixPermissions: 0o644]))
         try RecordingWriter.write(RecordingFixtures.fullRecording(), to: path)
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600, "\(String(mode ?? 0, radix: 8))")

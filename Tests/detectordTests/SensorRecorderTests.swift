@@ -7,6 +7,18 @@ import Testing
 /// The live recording on a card that fills up: the failure is told when it happens (not only at
 /// the end), writing goes on once there is room, and what was lost meanwhile is a gap in the file.
 @Suite(.serialized) struct SensorRecorderTests {
+    /// `run --record /dev/null`: nothing to sync on a device, and nothing failed.
+    @Test func recordingToADeviceIsNoFailure() throws {
+        let info = RecordingInfo(
+            sensor: SensorInfo(sensor: "test", device: "test", accelerometerRange: 16, gyroscopeRange: 2000, sampleRate: 100), title: "null")
+        let told = Mutex<[String]>([])
+        let recorder = try SensorRecorder(path: "/dev/null", info: info, failed: { error in told.withLock { $0.append(error.description) } })
+        let samples = (1...50).map { IMUSample(timestampNanoseconds: Int64($0) * 10_000_000, acceleration: SIMD3(0, 0, 1)) }
+        samples.withUnsafeBufferPointer { recorder.append($0) }
+        #expect(try recorder.close().samples == 50)
+        #expect(told.withLock { $0 }.isEmpty)
+    }
+
     @Test func aFullDiskIsToldAtOnceAndItsLossIsAGapOnceThereIsRoom() throws {
         let setup = try DaemonTestSetup()
         defer { setup.remove() }

@@ -103,7 +103,7 @@ public final class WebhookChannel: AlertChannel {
             }
         } catch {
             // The error's kind only: its details may hold the whole URL.
-            return .retryAfter(seconds: backoff(message.attempt), reason: "\(receiver): \(type(of: error)) error")
+            return .retryAfter(seconds: backoff(message.attempt), reason: "\(receiver): \(type(of: error)) \((error as NSError).code)")
         }
     }
 

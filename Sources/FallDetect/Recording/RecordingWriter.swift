@@ -46,6 +46,8 @@ public final class RecordingWriter {
 
     /// The open file, or nil when encoding into `memory`.
     private var fd: Int32?
+    /// A file on a disk, not a device or a pipe (`--out /dev/null`), which has nothing to sync.
+    private var isRegularFile = false
     private var memory: [UInt8] = []
     private var imu: [IMUSample] = []
     private var magnetometer: [MagnetometerSample] = []
@@ -66,7 +68,8 @@ public final class RecordingWriter {
         guard fd >= 0 else { throw FallDetectError.io("cannot create recording", path: path, errno: errno) }
         // A regular file only: `--out /dev/null` as root must not make the device root's alone.
         var status = stat()
-        if fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG { _ = fchmod(fd, 0o600) }
+        isRegularFile = fstat(fd, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+        if isRegularFile { _ = fchmod(fd, 0o600) }
         self.fd = fd
         do {
             try output(header)
@@ -170,7 +173,7 @@ public final class RecordingWriter {
     /// every few seconds, so a power cut loses seconds, not what the page cache held.
     public func sync() throws(FallDetectError) {
         try checkOpen()
-        if let fd, fdatasync(fd) != 0 {
+        if isRegularFile, let fd, fdatasync(fd) != 0 {
             throw FallDetectError.io("cannot sync recording", path: path, errno: errno)
         }
     }

@@ -134,8 +134,8 @@ public final class ReplaySensorSource: SensorSource {
                     let room = min(batch.count - offset, producer.freeCount)
                     if room > 0 {
                         offset += batch.withUnsafeBufferPointer { producer.push(contentsOf: UnsafeBufferPointer(rebasing: $0[offset..<offset + room])) }
+                        batchWritten()
                     }
-                    batchWritten()
                     if offset < batch.count {
                         if shouldStop() { return nil }
                         Self.sleep(nanoseconds: 1_000_000)

@@ -1,7 +1,8 @@
 /// Where the live daemon's IMU samples come from: an I2C chip on a Pi (DeviceLink) or a recording
 /// replayed in real time (`ReplaySensorSource`). The daemon runs `run` on a thread of its own; the
-/// source pushes samples into the ring in batches, stamped on `MonotonicTime`, and never waits for
-/// the detector (a full ring drops and counts). Simulators implement the same protocol, so
+/// source pushes samples into the ring in batches, stamped on `MonotonicTime`. A chip never waits
+/// for the detector (a full ring drops and counts, as the chip's FIFO would); a replay does, since
+/// its recording has every sample to give. Simulators implement the same protocol, so
 /// everything after the ring is the code a device runs.
 public protocol SensorSource: AnyObject, Sendable {
     /// For status and logs: "replay forward-fall.detrec", "MPU-6050 on /dev/i2c-1 at 0x68".

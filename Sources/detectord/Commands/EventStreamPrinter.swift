@@ -29,7 +29,12 @@ final class EventStreamPrinter: NSObject, URLSessionDataDelegate, Sendable {
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         if !Self.isStream(dataTask) {
             // Only its start is told; a page that is no stream may be long.
-            state.withLock { $0.pending += data.prefix(max(0, 4096 - $0.pending.count)) }
+            let full = state.withLock { s in
+                s.pending += data.prefix(max(0, 4096 - s.pending.count))
+                return s.pending.count >= 4096
+            }
+            // Enough to tell what answered; a page that never ends must not hold ctl.
+            if full { dataTask.cancel() }
             return
         }
         let lines: [String] = state.withLock { s in
@@ -51,7 +56,7 @@ final class EventStreamPrinter: NSObject, URLSessionDataDelegate, Sendable {
             defer { s.done = nil }
             return (s.done, s.pending)
         }
-        if error == nil, let status = Self.status(of: task), !Self.isStream(task) {
+        if let status = Self.status(of: task), !Self.isStream(task) {
             let text = String(decoding: body.prefix(500), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             done?.resume(returning: Refused(status: status, body: text))
             return

@@ -106,6 +106,7 @@ final class SensorRecorder: Sendable {
         var lostFrom: Int64?
         var lostBecause: FallDetectError?
         var syncedAt = MonotonicTime.nowNanoseconds()
+        var syncFailed = false
         while true {
             _ = wake.wait(timeout: .now() + .milliseconds(500))
             let (samples, fixes, events, dropped, droppedFrom, closing) = queue.withLock { q in
@@ -119,6 +120,7 @@ final class SensorRecorder: Sendable {
                 return (q.samples, q.fixes, q.events, q.dropped, q.droppedFrom, q.closing)
             }
             var failure: FallDetectError?
+            var syncFailure: FallDetectError?
             writer.withLock { w in
                 do throws(FallDetectError) {
                     if lost > 0, let at = lostFrom {
@@ -133,9 +135,10 @@ final class SensorRecorder: Sendable {
                     }
                     try w.flush()
                     // Every 5 s: a power cut then loses seconds, not the 5-30 s the page cache holds.
+                    // What was written stays written if the sync fails: told, not counted as lost.
                     if closing || MonotonicTime.nowNanoseconds() - syncedAt >= 5_000_000_000 {
-                        try w.sync()
                         syncedAt = MonotonicTime.nowNanoseconds()
+                        do throws(FallDetectError) { try w.sync() } catch { syncFailure = error }
                     }
                     if closing { try w.close() }
                     lost = 0
@@ -146,6 +149,10 @@ final class SensorRecorder: Sendable {
                     // Counted below as lost, once; written later it would be twice over.
                     w.discardBuffered()
                 }
+            }
+            if let syncFailure, failure == nil, !syncFailed {
+                syncFailed = true
+                failed(syncFailure)
             }
             if let failure {
                 if lostBecause == nil { failed(failure) }
