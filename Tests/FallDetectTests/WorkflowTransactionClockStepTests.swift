@@ -125,6 +125,25 @@ import Testing
         }
     }
 
+    /// Booted on fake-hwclock's time, a fall's alert retries (a phone off) with only a position
+    /// from before the power-off; NTP then sets the clock three days on. The alert is not three
+    /// days old: the position it needs stays for the retention from the step.
+    @Test func aMessageCreatedBeforeAStepStillHoldsItsPosition() throws {
+        try withStore { store in
+            try store.transaction { try $0.setSetting("lastPosition", StoredPosition(latitude: 38.7, longitude: -9.1, recordedAt: 0, boot: "an earlier boot")) }
+            try store.apply(.sos(fromKeychain: false), at: 10 * s)
+            try store.apply(.tick, at: 40 * s)
+            try store.apply(.disarm(.correct), at: 50 * s)
+            try store.apply(.resume, at: 51 * s)
+            #expect(try store.workflow().state == .noEmergency)
+            let stepped = 72 * hour + 60 * s
+            try store.transaction { try $0.shiftPendingTimes(by: 72 * hour, at: stepped) }
+            #expect(try store.transaction { try $0.prunePositions(recordedBefore: stepped - 24 * hour, at: stepped) } == 0)
+            let dayAfter = stepped + 25 * hour
+            #expect(try store.transaction { try $0.prunePositions(recordedBefore: dayAfter - 24 * hour, at: dayAfter) } == 1)
+        }
+    }
+
     @Test func aPINLockoutKeepsItsLength() throws {
         try withStore { store in
             let hash = try PINHasher.hash("2468")
