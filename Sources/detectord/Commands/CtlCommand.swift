@@ -60,7 +60,7 @@ struct CtlCommand: AsyncParsableCommand {
         default:
             var body: [String: Any] = [:]
             if action == "survey" { body["answer"] = value }
-            if action == "disarm" { body["pin"] = value ?? readLine(strippingNewline: true) ?? "" }
+            if action == "disarm" { body["pin"] = value ?? Self.readPIN() }
             if action == "beep" { body["seconds"] = Double(value ?? "2") ?? 2 }
             if action == "press" { body["pattern"] = value ?? "single" }
             let path = action == "beep" || action == "press" ? "keychain/" + action : action
@@ -92,6 +92,25 @@ struct CtlCommand: AsyncParsableCommand {
         let token = try LoginTokens(store: WorkflowStore(path: path ?? "")).issue()
         Terminal.standardOutput.write("\(token)\n")
         Terminal.standardError.write("Log in to the device's page from other machines with this token; it is not shown again.\n")
+    }
+
+    /// The PIN from standard input: on a terminal with a prompt and without echo, so it is not
+    /// left on the screen (or in a screen recording) for whoever looks next.
+    static func readPIN() -> String {
+        guard isatty(STDIN_FILENO) == 1 else { return readLine(strippingNewline: true) ?? "" }
+        Terminal.standardError.write("PIN: ")
+        var saved = termios()
+        let quiet = tcgetattr(STDIN_FILENO, &saved) == 0
+        if quiet {
+            var silent = saved
+            silent.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(STDIN_FILENO, TCSANOW, &silent)
+        }
+        defer {
+            if quiet { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
+            Terminal.standardError.write("\n")
+        }
+        return readLine(strippingNewline: true) ?? ""
     }
 
     static func send(_ request: URLRequest) async throws -> (Data, Int) {
