@@ -83,6 +83,24 @@ import Glibc
         }
     }
 
+    /// Stopped while an SOS still waits for the full disk: it gets a last try, and what cannot be
+    /// recorded is said in the log, each one (it vanished without a word).
+    @Test func aStopWithAnSOSTheDiskCouldNotTakeSaysSo() throws {
+        try Self.withSmallDisk { setup, disk, sink in
+            try setup.write(replay: DaemonTestSetup.demo("walking.detrec"), loop: true, webhook: sink.url)
+            let daemon = try setup.start(["--db", disk + "/detectord.sqlite"])
+            defer { daemon.kill9() }
+            try daemon.waitForEvent("api", timeout: 30)
+            Self.fill(disk + "/filler")
+            let sos = try DaemonProcess.request(try daemon.apiBase() + "/api/sos", method: "POST", json: [:])
+            #expect(sos.status == 202 && sos.body["pending"] as? Bool == true, "\(sos.status) \(sos.text)")
+            daemon.terminate()
+            #expect(daemon.waitForExit(timeout: 30))
+            #expect(daemon.logLines.contains { DaemonProcess.eventType(of: $0) == "error" && $0.contains("not recorded") && $0.contains("from api") },
+                    "\(daemon.logLines.suffix(10).joined(separator: "\n"))")
+        }
+    }
+
     /// The disk fills during the countdown: its end cannot be recorded, which the person and the
     /// log are told (not a silent countdown stuck at zero), and the alert goes once it can.
     @Test func aDiskThatFillsDuringTheCountdownIsToldAndTheAlertGoesLater() throws {

@@ -144,6 +144,15 @@ final class WorkflowService: Service {
         } onGracefulShutdown: { [continuation] in
             continuation.finish()
         }
+        // A fall or an SOS the store could not take yet (a full disk) gets a last try; what still
+        // cannot be recorded is said, each one, so a stop never drops one without a word.
+        let now = clock.now()
+        recordLate(at: now)
+        for entry in unrecorded.withLock({ $0 }) {
+            hub.publish(DaemonEvent("error", at: now, severity: .error, [
+                ("message", .string("stopping with \(Self.name(entry.input)) from \(entry.origin) not recorded: the database could not take it")),
+            ]))
+        }
     }
 
     private func handle(_ command: WorkflowCommand) {
