@@ -110,8 +110,12 @@ final class DetectorLoop: @unchecked Sendable {
         var streaming = false
         var rateWindowStart = lastSampleAt
         var rateWindowCount = 0
-        while !shouldStop() {
-            _ = wake.wait(timeout: .now() + .milliseconds(100))
+        var finalPass = false
+        while !finalPass {
+            // One pass more once asked to stop: the sensor stops first, and its last batch (a fall's
+            // last samples) is still judged rather than left in the ring.
+            finalPass = shouldStop()
+            if !finalPass { _ = wake.wait(timeout: .now() + .milliseconds(100)) }
             var consumed = 0
             var events: [Output] = []
             // Batches pushed before the pass starts are surely judged by its end.
