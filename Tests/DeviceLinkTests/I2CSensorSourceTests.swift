@@ -474,6 +474,58 @@ import Glibc
         }
     }
 
+    /// The daemon's source (`keepsTrying`) looks past a wrong chip as past a lost one: the fault
+    /// names both, each attempt is stamped (so the watchdog keeps the keychain and the page up),
+    /// and the configured chip, once it answers there, streams.
+    @Test func aDifferentChipIsAFaultTheDaemonLooksPastUntilTheRightOneAnswers() throws {
+        let run = Run()
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, address: 0x6A, motion: RestingMotion())
+        var options = Self.options(family: .lsm6dso, address: 0x6A)
+        options.keepsTrying = true
+        let source = run.source(options)
+        let lsm6dso = try #require(IMUModel.first(of: .lsm6dso))
+        var faultBefore: String?
+        var stamps = Set<Int64>()
+        var swapped = false
+        // Attempts 0.1 s apart doubling to 5 s: one comes at 11.3 s, after the swap.
+        try run.run(source, seconds: 13) { t in
+            if let stamp = source.condition?.searchedAtNanoseconds { stamps.insert(stamp) }
+            if !swapped, t >= 8 {
+                swapped = true
+                faultBefore = source.condition?.fault
+                SimulatedIMUBoard.attach(lsm6dso, to: run.bus, address: 0x6A, motion: RestingMotion())
+            }
+        }
+        #expect(faultBefore?.contains("expected LSM6DSO") == true && faultBefore?.contains("found 0x") == true, "\(faultBefore ?? "none")")
+        #expect(stamps.count > 20, "the wait between attempts is stamped too")
+        #expect(run.log.notices.withLock { $0 }.filter { $0.contains("expected LSM6DSO") }.count == 1, "said once, not at each attempt")
+        #expect(source.condition?.fault == nil && source.condition?.chip == "LSM6DSO at 0x6a")
+        #expect(run.lastSecond > 180, "\(run.lastSecond) samples in the last second at 200 Hz")
+    }
+
+    /// No bus at the start (I2C not enabled yet, or an adapter still being probed at boot): the
+    /// daemon's source says how to enable it and opens the path again until it is there.
+    @Test func aBusMissingAtTheStartIsOpenedAgainByTheDaemon() throws {
+        let run = Run()
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion())
+        nonisolated(unsafe) let bus = run.bus
+        let opens = Mutex(0)
+        let log = run.log
+        var options = Self.options()
+        options.keepsTrying = true
+        let source = I2CSensorSource(
+            options: options, clock: run.clock,
+            openBus: { path throws(I2CError) in
+                guard opens.withLock({ $0 += 1; return $0 }) > 3 else { throw I2CError(errno: ENOENT, bus: path, operation: "open") }
+                return bus
+            },
+            notices: { text in log.notices.withLock { $0.append(text) } })
+        try run.run(source, seconds: 3)
+        #expect(opens.withLock { $0 } == 4)
+        #expect(run.log.notices.withLock { $0 }.filter { $0.contains("raspi-config") }.count == 1)
+        #expect(source.condition?.fault == nil && run.lastSecond > 180)
+    }
+
     @Test func aFixedAxisMappingIsAppliedToEverySample() throws {
         let run = Run()
         SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion(gravity: SIMD3(1, 0, 0)))

@@ -126,4 +126,25 @@ import Glibc
         // Lost at 1.5 s: without the search, the pings would stop 2 s later for good.
         #expect(pings.contains { $0 > 3 && $0 < 4.5 } && pings.contains { $0 > 4.5 }, "pings while the chip is looked for: \(pings)")
     }
+
+    /// A bus that is not there (I2C left disabled; this machine has none): the daemon says how to
+    /// enable it and looks again, and the pings go on, so the keychain and the page stay up to
+    /// say so. Before, the sensor failed for good and systemd restarted the daemon every 12 s.
+    @Test func aMissingBusIsAFaultTheDaemonOutlives() throws {
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        let bus = (90...999).first { !FileManager.default.fileExists(atPath: "/dev/i2c-\($0)") } ?? 999
+        try setup.write(replay: "unused", sensor: "[sensor]\nsource = \"i2c\"\n\n[sensor.i2c]\nbus = \(bus)\n")
+        let (daemon, notify) = try Self.startUnderSystemd(setup)
+        defer { daemon.kill9() }
+        let start = try #require(DaemonProcess.time(of: try daemon.waitForEvent("start")))
+        notify.collect(for: 5)
+        let stalled = try daemon.waitForEvent("sensor_fault", timeout: 5)
+        #expect(stalled.contains("raspi-config"), "the fault names the cure: \(stalled)")
+        let pings = notify.received.filter { $0.text == "WATCHDOG=1" }.map { $0.time - start }
+        #expect(pings.contains { $0 > 4 }, "pings while the bus is looked for: \(pings)")
+        let (_, status, _) = try DaemonProcess.request(try daemon.apiBase() + "/api/status")
+        let sensor = try #require(status["sensor"] as? [String: Any])
+        #expect((sensor["fault_reason"] as? String)?.contains("/dev/i2c-\(bus)") == true, "\(sensor)")
+    }
 }

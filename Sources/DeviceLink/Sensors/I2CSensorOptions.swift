@@ -19,9 +19,16 @@ public struct I2CSensorOptions: Sendable {
     /// Ends the source (as a finished replay) this long after it starts, on its clock: for a
     /// simulated chip measuring a recording once.
     public var endAfterSeconds: Double?
+    /// Errors that a setting or the system must fix (no such bus, no permission, a different chip
+    /// than configured) are faults looked past like a lost chip, tried again with the same
+    /// backoff, instead of ending the source: the daemon's keychain, alarm and page then stay up
+    /// and say what is wrong, where a restart every few seconds would drop them. `record` and
+    /// `probe` leave it off and stop with the error.
+    public var keepsTrying: Bool
 
     public init(busPath: String, address: UInt8? = nil, family: IMUFamily? = nil, request: IMURequest = IMURequest(),
-                axes: AxisMapping = .identity, realtimePriority: Int32? = nil, firstRetrySeconds: Double = 0.1, lastRetrySeconds: Double = 5) {
+                axes: AxisMapping = .identity, realtimePriority: Int32? = nil, firstRetrySeconds: Double = 0.1, lastRetrySeconds: Double = 5,
+                keepsTrying: Bool = false) {
         self.busPath = busPath
         self.address = address
         self.family = family
@@ -30,6 +37,7 @@ public struct I2CSensorOptions: Sendable {
         self.realtimePriority = realtimePriority
         self.firstRetrySeconds = firstRetrySeconds
         self.lastRetrySeconds = lastRetrySeconds
+        self.keepsTrying = keepsTrying
     }
 
     /// Where to look: the configured address, or the family's addresses, or every IMU address.

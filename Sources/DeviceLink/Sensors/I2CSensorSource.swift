@@ -47,41 +47,52 @@ public final class I2CSensorSource: SensorSource {
         into producer: borrowing SampleRing.Producer, batchWritten: () -> Void, shouldStop: () -> Bool
     ) throws(FallDetectError) -> SensorSourceEnd {
         applyRealtimePriority()
-        var bus: any I2CBus
-        do {
-            bus = try openBus(options.busPath)
-        } catch {
-            throw FallDetectError(.io, error.description + (error.errno == ENOENT ? " (is I2C enabled? raspi-config, or dtparam=i2c_arm=on)" : ""),
-                                  path: options.busPath, errno: error.errno)
-        }
+        // nil: the bus is to be opened (again) before the next attempt. After ENODEV the adapter
+        // went (a USB bridge unplugged, its driver unbound and bound again), and the old fd never
+        // reaches it again; the path opened anew does, once it is back.
+        var bus: (any I2CBus)?
         var stream: IMUStream?
         var previous: IMUStream?
         var lostBecause: String?
         var retry = options.firstRetrySeconds
-        // ENODEV: the adapter went (a USB bridge unplugged, its driver unbound and bound again),
-        // and this fd never reaches it again; the path opened anew does, once it is back.
-        var reopenBus = false
         var gaps: [RecordedEvent] = []
         defer { if let stream { try? stream.driver.stop() } }
+        /// A fault that the source looks past (with `keepsTrying`, any of them): said when it
+        /// changes, then the next attempt after the backoff.
+        func lookAgain(after fault: String) {
+            let changed = state.withLock { s in
+                defer { s.fault = fault }
+                return s.fault != fault
+            }
+            if changed { onNotice("\(fault); trying again every \(Self.seconds(options.lastRetrySeconds)) at most") }
+            wait(seconds: retry, shouldStop: shouldStop)
+            retry = min(options.lastRetrySeconds, retry * 2)
+        }
         let endAt = options.endAfterSeconds.map { clock.nowNanoseconds() + Int64($0 * 1e9) }
         while !shouldStop() {
             if let endAt, clock.nowNanoseconds() >= endAt { return .exhausted }
             guard let current = stream else {
                 let attempt = MonotonicTime.nowNanoseconds()
                 state.withLock { $0.searchedAtNanoseconds = attempt }
-                if reopenBus {
+                let opened: any I2CBus
+                if let bus {
+                    opened = bus
+                } else {
                     do throws(I2CError) {
-                        bus = try openBus(options.busPath)
-                        reopenBus = false
+                        opened = try openBus(options.busPath)
+                        bus = opened
                     } catch {
-                        state.withLock { $0.fault = error.description }
-                        wait(seconds: retry, shouldStop: shouldStop)
-                        retry = min(options.lastRetrySeconds, retry * 2)
+                        // At the start it ends the source unless told to keep trying; after a
+                        // loss the adapter may still be on its way back.
+                        if previous == nil, !options.keepsTrying {
+                            throw FallDetectError(.io, Self.openFailure(error), path: options.busPath, errno: error.errno)
+                        }
+                        lookAgain(after: Self.openFailure(error))
                         continue
                     }
                 }
                 do throws(IMUError) {
-                    let connected = try connect(bus, resumingAfter: lostBecause)
+                    let connected = try connect(opened, resumingAfter: lostBecause)
                     if let previous { connected.continueTimestamps(from: previous) }
                     if lostBecause != nil {
                         state.withLock { $0.recoveries += 1 }
@@ -94,24 +105,20 @@ public final class I2CSensorSource: SensorSource {
                     stream = connected
                     retry = options.firstRetrySeconds
                 } catch {
+                    var lasting: FallDetectError?
                     if case .bus(let busError) = error, !busError.isTransient {
-                        throw FallDetectError(.io, busError.description, path: options.busPath, errno: busError.errno)
+                        lasting = FallDetectError(.io, busError.description, path: options.busPath, errno: busError.errno)
                     }
                     // A wrong identity at the start is a wrong setting; after a loss it is as
                     // likely a garbled read of the chip that was there, so it is looked for again.
                     if case .wrongIdentity = error, lostBecause == nil {
-                        throw FallDetectError(.invalidArgument, error.description, path: options.busPath)
+                        lasting = FallDetectError(.invalidArgument, error.description, path: options.busPath)
                     }
-                    if case .unsupported = error { throw FallDetectError(.invalidArgument, error.description, path: options.busPath) }
-                    if error.busError?.errno == ENODEV { reopenBus = true }
-                    let fault = error.description
-                    let changed = state.withLock { s in
-                        defer { s.fault = fault }
-                        return s.fault != fault
-                    }
-                    if changed { onNotice("\(fault); trying again every \(Self.seconds(options.lastRetrySeconds)) at most") }
-                    wait(seconds: retry, shouldStop: shouldStop)
-                    retry = min(options.lastRetrySeconds, retry * 2)
+                    if case .unsupported = error { lasting = FallDetectError(.invalidArgument, error.description, path: options.busPath) }
+                    if let lasting, !options.keepsTrying { throw lasting }
+                    // An adapter gone, or one whose error no retry on its fd clears, is opened anew.
+                    if error.busError?.errno == ENODEV || error.busError.map({ !$0.isTransient }) == true { bus = nil }
+                    lookAgain(after: error.description)
                 }
                 continue
             }
@@ -129,7 +136,7 @@ public final class I2CSensorSource: SensorSource {
                 }
                 gaps.removeAll(keepingCapacity: true)
             } catch {
-                guard error.isTransient else {
+                guard error.isTransient || options.keepsTrying else {
                     throw FallDetectError(.io, error.description, path: options.busPath, errno: error.busError?.errno)
                 }
                 let fault = "\(current.configuration.model) lost: \(error)"
@@ -139,12 +146,17 @@ public final class I2CSensorSource: SensorSource {
                 }
                 onNotice(fault)
                 lostBecause = "sensor lost (\(error.busError.map { String(cString: strerror($0.errno)) } ?? "bus error"))"
-                if error.busError?.errno == ENODEV { reopenBus = true }
+                if error.busError?.errno == ENODEV || !error.isTransient { bus = nil }
                 previous = current
                 stream = nil
             }
         }
         return .stopped
+    }
+
+    /// The bus could not be opened: ENOENT on a Pi is most often I2C left disabled.
+    static func openFailure(_ error: I2CError) -> String {
+        error.description + (error.errno == ENOENT ? " (is I2C enabled? raspi-config, or dtparam=i2c_arm=on)" : "")
     }
 
     /// Finds, resets, configures and starts the chip.

@@ -82,7 +82,7 @@ struct RunCommand: AsyncParsableCommand {
         case .none: .none
         }
         let relay = SensorNoticeRelay()
-        let made = try SensorSourceFactory.make(settings.sensor, relay: relay, fixes: { fix in if case .recording = gnss { recorded.deliver(fix) } })
+        let made = try SensorSourceFactory.make(settings.sensor, relay: relay, keepsTrying: true, fixes: { fix in if case .recording = gnss { recorded.deliver(fix) } })
         let source = made.source
         let finite = made.finite
         var channels: [String: any AlertChannel] = [:]

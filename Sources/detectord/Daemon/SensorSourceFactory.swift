@@ -13,7 +13,11 @@ enum SensorSourceFactory {
         var gyroscopeRange: Float
     }
 
-    static func make(_ sensor: SensorSettings, relay: SensorNoticeRelay, fixes: @escaping @Sendable (GNSSFix) -> Void) throws(FallDetectError) -> Made {
+    /// `keepsTrying`: the daemon's chip is looked for again whatever went wrong, so the rest of
+    /// it stays up and says so; `record` stops with the error instead.
+    static func make(
+        _ sensor: SensorSettings, relay: SensorNoticeRelay, keepsTrying: Bool = false, fixes: @escaping @Sendable (GNSSFix) -> Void
+    ) throws(FallDetectError) -> Made {
         switch sensor.source {
         case .replay(let replay):
             let source = try ReplaySensorSource(
@@ -21,7 +25,7 @@ enum SensorSourceFactory {
             return Made(source: source, finite: !replay.loop, gyroscopeRange: source.gyroscopeRange)
         case .i2c(let i2c):
             let source = I2CSensorSource(
-                options: options(i2c, sensor), notices: { relay.send(.text($0)) }, gaps: { relay.send(.gap($0)) },
+                options: options(i2c, sensor, keepsTrying: keepsTrying), notices: { relay.send(.text($0)) }, gaps: { relay.send(.gap($0)) },
                 configured: { relay.send(.configured(SensorScale(rateHz: $0.rateHz, accelerometerRange: $0.accelerometerRange, gyroscopeRange: $0.gyroscopeRange))) })
             return Made(source: source, finite: false, gyroscopeRange: Float(i2c.gyroscopeRange))
         case .simulated(let simulated):
@@ -30,7 +34,7 @@ enum SensorSourceFactory {
             }
             let motion: any SimulatedMotion
             let clock: any IMUClock = simulated.speed == 1 ? SystemIMUClock() : ScaledIMUClock(speed: simulated.speed)
-            var options = options(simulated.chip, sensor, busPath: "simulated-i2c-\(simulated.chip.bus)")
+            var options = options(simulated.chip, sensor, busPath: "simulated-i2c-\(simulated.chip.bus)", keepsTrying: keepsTrying)
             if let path = simulated.motion {
                 let recording = try loadRecording(path)
                 let recorded = RecordedMotion(recording: recording, loops: simulated.loop)
@@ -65,14 +69,14 @@ enum SensorSourceFactory {
 
     /// The driver path's options from `[sensor]` and its chip table. A fixed axis mapping is
     /// applied by the source; `auto` leaves the chip's axes for the pipeline to estimate.
-    static func options(_ chip: I2CSensorSettings, _ sensor: SensorSettings, busPath: String? = nil) -> I2CSensorOptions {
+    static func options(_ chip: I2CSensorSettings, _ sensor: SensorSettings, busPath: String? = nil, keepsTrying: Bool = false) -> I2CSensorOptions {
         let axes: AxisMapping = if case .fixed(let mapping) = sensor.axes { mapping } else { .identity }
         return I2CSensorOptions(
             busPath: busPath ?? "/dev/i2c-\(chip.bus)", address: chip.address.map(UInt8.init), family: chip.chip.family,
             request: IMURequest(
                 rateHz: sensor.rateHz, accelerometerRange: Float(chip.accelerometerRange), gyroscopeRange: Float(chip.gyroscopeRange),
                 lowPassHz: chip.lowPassHz, useFIFO: chip.fifo, watermark: chip.watermark),
-            axes: axes, realtimePriority: chip.realtimePriority.map(Int32.init))
+            axes: axes, realtimePriority: chip.realtimePriority.map(Int32.init), keepsTrying: keepsTrying)
     }
 
     static func loadRecording(_ path: String) throws(FallDetectError) -> Recording {
