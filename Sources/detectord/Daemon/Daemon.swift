@@ -272,7 +272,13 @@ struct Daemon {
 
         // Started in this order, stopped in the reverse: the sensor stops first, the API last.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: api, serviceName: "api"),
+            .init(service: APIServerService(server: api) { error, retry in
+                let reason = "the API cannot listen on \(plan.apiHost):\(plan.apiPort): \(error)"
+                hub.publish(DaemonEvent("error", at: WorkflowService.utcNow(), severity: .error, [("message", .string(
+                    "\(reason); detection, the keychain and alerts go on without the page and ctl; trying again in \(ProgressLine.fixed(retry, 0)) s"))]))
+                // systemd waits for READY=1 only so long before it stops the unit; the protection is up.
+                notifier.ready(status: "detecting with the \(profile.name) profile; \(reason)")
+            }, serviceName: "api"),
             .init(service: workflow, serviceName: "workflow"),
             .init(service: dispatcher, serviceName: "dispatcher"),
             .init(service: WatchdogService(notifier: notifier, status: status, hub: hub, statusEvery: plan.statusEvery), serviceName: "watchdog"),
@@ -295,7 +301,10 @@ struct Daemon {
         // (TimeoutStopSec), so the database closes and the last line is `stop`, not a SIGKILL.
         configuration.maximumGracefulShutdownDuration = .seconds(12)
         let group = ServiceGroup(configuration: configuration)
-        try await group.run()
+        // A service that fails ends the group, but the recording is still closed (its header
+        // rewritten) and the `stop` line said before the error is thrown on.
+        var failure: (any Error)?
+        do { try await group.run() } catch { failure = error }
         notifier.stopping()
         // The detector's last lines before the `stop` line.
         detectorLog.sync {}
@@ -318,6 +327,7 @@ struct Daemon {
             [("samples", .int(Int(live.samples))), ("dropped", .int(Int(live.dropped))), ("detections", .int(live.detections)),
              ("state", .string((try? store.workflow().displayedState.rawValue) ?? "unknown"))]))
         hub.finish()
+        if let failure { throw failure }
     }
 
     /// SIGHUP's default ends the process, and systemd counts that as a clean exit, which
