@@ -217,6 +217,29 @@ import Glibc
         #expect(alerts.first?.1["recipient"] as? String == "+351917777777", "\(alerts.first?.1 ?? [:])")
     }
 
+    /// A disk already full when the daemon starts (the journal filled it overnight): the file's
+    /// contacts cannot even be written, so the daemon runs from a copy in memory and says so,
+    /// and a fall is still told. Before, it exited, and systemd restarted it into the same wall.
+    @Test func aDiskFullAtTheStartStillProtectsAndSaysSo() throws {
+        try Self.withSmallDisk { setup, disk, sink in
+            let database = disk + "/detectord.sqlite"
+            try setup.write(replay: DaemonTestSetup.demo("forward-fall.detrec"), speed: 2, webhook: sink.url)
+            // Killed (a power cut) with its write-ahead log behind, which the next start appends to.
+            let before = try setup.start(["--db", database])
+            _ = try before.waitForEvent("start", timeout: 30)
+            before.kill9()
+            #expect(FileManager.default.fileExists(atPath: database + "-wal"))
+            Self.fill(disk + "/filler")
+            let daemon = try setup.start(["--db", database])
+            defer { daemon.kill9() }
+            let storage = try daemon.waitForEvent("storage", timeout: 30)
+            #expect(storage.contains("running from a copy in memory"), "\(storage)")
+            try daemon.waitForEvent("transition", timeout: 90) { $0.contains("to=EMERGENCY_SENT") }
+            let alerts = RunCommandTests.messages(sink, kind: "alert")
+            #expect(alerts.count == 1 && alerts.first?.1["recipient"] as? String == "+351913333333", "the file's contact is told, once: \(alerts)")
+        }
+    }
+
     /// A restart during the countdown beeps the keychain again: the alarm still sounds, and the
     /// wearer must be able to hear it to stop a false one. Before, the keychain stayed silent.
     @Test func aRestartDuringTheCountdownBeepsTheKeychainAgain() async throws {

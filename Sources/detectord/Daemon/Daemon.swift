@@ -21,17 +21,29 @@ struct Daemon {
         let hangUp = Self.ignoreHangUp(hub: hub)
         defer { hangUp?.cancel() }
         let metrics = DaemonMetrics()
-        let (store, storageProblem) = try Self.openStore(plan.databasePath)
+        var (store, storageProblem) = try Self.openStore(plan.databasePath)
         let startedAt = WorkflowService.utcNow()
+        // The configuration file is the authority on who is protected and who is told.
+        let adopt = { (store: WorkflowStore) throws -> [WorkflowAction] in
+            try store.transaction { tx in
+                try tx.adopt(
+                    person: plan.person, contacts: plan.contacts, pinHash: plan.pinHash, duressHash: plan.duressHash, settings: plan.workflowSettings,
+                    gnssConfigured: { if case .none = plan.gnss { false } else { true } }(), at: startedAt)
+            }
+        }
+        let adopted: [WorkflowAction]
+        do {
+            adopted = try adopt(store)
+        } catch where store.isDurable {
+            // A file that opens but takes no write (a full disk after a power cut left its log
+            // behind): as when it cannot be opened, a copy in memory protects, where exiting
+            // would have systemd restart the daemon into the same wall.
+            store = try WorkflowStore.inMemoryCopy(of: plan.databasePath)
+            storageProblem = Self.memoryCopyProblem(error)
+            adopted = try adopt(store)
+        }
         if let storageProblem {
             hub.publish(DaemonEvent("storage", at: startedAt, severity: .error, [("message", .string(storageProblem))]))
-        }
-
-        // The configuration file is the authority on who is protected and who is told.
-        let adopted = try store.transaction { tx in
-            try tx.adopt(
-                person: plan.person, contacts: plan.contacts, pinHash: plan.pinHash, duressHash: plan.duressHash, settings: plan.workflowSettings,
-                gnssConfigured: { if case .none = plan.gnss { false } else { true } }(), at: startedAt)
         }
 
         let model = try plan.fallModelPath.map { path throws(FallDetectError) in try FallModelFile.load(path: path) }
@@ -362,8 +374,12 @@ struct Daemon {
             return (try WorkflowStore(path: path), nil)
         } catch {
             let copy = try WorkflowStore.inMemoryCopy(of: path)
-            return (copy, "\(error); running from a copy in memory: alerts still go out, but what happens now is forgotten at the next stop. Make the database writable and restart the daemon")
+            return (copy, memoryCopyProblem(error))
         }
+    }
+
+    static func memoryCopyProblem(_ error: any Error) -> String {
+        "\(error); running from a copy in memory: alerts still go out, but what happens now is forgotten at the next stop. Make the database writable and restart the daemon"
     }
 
     /// The profile, sensitivity and pipeline the detector starts with: the page's `choice` when
