@@ -132,6 +132,21 @@ import Synchronization
         }
     }
 
+    /// An LTE-only module: +CREG (circuit switched) not registered, +CEREG registered. The SMS
+    /// goes; with neither registered it waits, as above.
+    @Test(arguments: [(1, true), (5, true), (2, false)])
+    func registeredOnLTEOnlySends(eps: Int, sends: Bool) async throws {
+        var behavior = ModemSimulator.Behavior()
+        behavior.registration = 0
+        behavior.epsRegistration = eps
+        try await withModem(behavior) { modem, channel in
+            let outcome = await channel.deliver(Self.message("Help"))
+            #expect(modem.commands.contains("AT+CEREG?"))
+            #expect(modem.submitted.count == (sends ? 1 : 0), "\(outcome)")
+            if case .retryAfter = outcome { #expect(!sends) } else { #expect(sends, "\(outcome)") }
+        }
+    }
+
     @Test(arguments: [
         (38, false), // network out of order: transient
         (42, false), // congestion

@@ -6,7 +6,7 @@ import Synchronization
 /// and for how long texts are split, and `SMSErrorClass` for which errors retry).
 ///
 /// One attempt: AT, ATE0, AT+CMEE=1, AT+CMGF=1, AT+CNMI (status reports as +CDS), AT+CSQ and
-/// AT+CREG? (no signal or no network → retry), AT+CSCS, AT+CSMP asking for a status report, then
+/// AT+CREG? (AT+CEREG? when it says no; no signal or no network → retry), AT+CSCS, AT+CSMP asking for a status report, then
 /// per part AT+CMGS="<number>", the "> " prompt, the text, Ctrl-Z, and "+CMGS: <ref>" with OK.
 /// The message counts as delivered when every part's status report (+CDS with the same ref) says
 /// so. Reports still outstanding after `reportWait` make the attempt return "retry after"

@@ -184,9 +184,29 @@ final class ModemSession {
             throw Stop(outcome: .retryAfter(seconds: backoff(), reason: "no signal (+CSQ: \(rssi))"))
         }
         let (registrationLines, _) = try expectOK(port, "AT+CREG?")
-        for case .registration(let status) in registrationLines where ![1, 5, 6, 7].contains(status) {
+        for case .registration(let status) in registrationLines where !Self.registered.contains(status) {
+            // An LTE-only module (Cat-M, NB-IoT) registers in EPS and may leave the circuit
+            // switched +CREG unregistered, while SMS over SGs or IMS still goes.
+            if try registeredInEPS(port) { break }
             let meaning = [0: "not searching", 2: "searching", 3: "registration denied", 4: "unknown"][status] ?? "status \(status)"
             throw Stop(outcome: .retryAfter(seconds: backoff(), reason: "not registered on a network (+CREG: \(meaning))"))
+        }
+    }
+
+    /// Home, roaming, and their SMS-only forms.
+    private static let registered: Set<Int> = [1, 5, 6, 7]
+
+    /// AT+CEREG? says registered; a modem without LTE answers ERROR, which is a no.
+    private func registeredInEPS(_ port: SerialPort) throws -> Bool {
+        try port.write("AT+CEREG?\r", timeout: settings.commandTimeout)
+        var lines: [ModemLine] = []
+        let final = try readFinal(port, timeout: settings.commandTimeout) { lines.append($0) }
+        guard final == .ok else { return false }
+        // Same fields as +CREG's ([<n>,]<stat>[,...]), so the same parse reads them.
+        return lines.contains { line in
+            guard case .other(let text) = line, text.hasPrefix("+CEREG:"),
+                  case .registration(let status) = ModemLine("+CREG:" + text.dropFirst(7)) else { return false }
+            return Self.registered.contains(status)
         }
     }
 

@@ -22,6 +22,8 @@ final class ModemSimulator: Sendable {
         var rssi = 20
         /// +CREG stat: 1 home, 5 roaming, 0/2/3 not registered.
         var registration = 1
+        /// +CEREG stat, for an LTE module; nil answers AT+CEREG? with ERROR, as a 2G modem does.
+        var epsRegistration: Int?
         var submitReply = SubmitReply.accept
         /// TP-Status of the +CDS sent right after each accepted SMS; nil sends none.
         var statusReport: Int? = 0
@@ -160,6 +162,8 @@ final class ModemSimulator: Sendable {
             reply += "\r\n+CSQ: \(behavior.rssi),\(behavior.rssi == 99 ? 99 : 0)\r\n\r\nOK\r\n"
         case upper == "AT+CREG?":
             reply += "\r\n+CREG: 0,\(behavior.registration)\r\n\r\nOK\r\n"
+        case upper == "AT+CEREG?":
+            reply += behavior.epsRegistration.map { "\r\n+CEREG: 0,\($0)\r\n\r\nOK\r\n" } ?? "\r\nERROR\r\n"
         case upper.hasPrefix("AT+CSCS=\""):
             let charset = String(line.dropFirst(9).dropLast())
             state.withLock { $0.charset = charset }
