@@ -147,6 +147,23 @@ import Synchronization
         }
     }
 
+    /// AT+CEREG? unanswered is a modem that did not answer (its port closed, so a late reply
+    /// is not read as the next command's), not a modem that is not registered.
+    @Test func anUnansweredEPSQuestionIsNoAnswerNotNoNetwork() async throws {
+        var behavior = ModemSimulator.Behavior()
+        behavior.registration = 0
+        behavior.unanswered = ["AT+CEREG?"]
+        try await withModem(behavior, settings: Self.settings { $0.commandTimeout = 0.5 }) { modem, channel in
+            let outcome = await channel.deliver(Self.message("Help"))
+            guard case .retryAfter(_, let reason) = outcome else {
+                Issue.record("expected a retry, got \(outcome)")
+                return
+            }
+            #expect(reason.contains("did not answer AT+CEREG?"), "\(reason)")
+            #expect(modem.submitted.isEmpty)
+        }
+    }
+
     @Test(arguments: [
         (38, false), // network out of order: transient
         (42, false), // congestion

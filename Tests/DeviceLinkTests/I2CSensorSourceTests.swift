@@ -526,6 +526,28 @@ import Glibc
         #expect(source.condition?.fault == nil && run.lastSecond > 180)
     }
 
+    /// `record` and `probe` (no `keepsTrying`) stop only on a bus that never opened: one that
+    /// went (ENODEV) before the first sample and is briefly missing (ENOENT) is waited for.
+    @Test func anAdapterReenumeratingAtTheStartIsWaitedForWithoutKeepsTrying() throws {
+        let run = Run()
+        let dying = SimulatedI2CBus(name: "/dev/i2c-1", clock: run.clock)
+        SimulatedIMUBoard.attach(Self.mpu6050, to: dying, motion: RestingMotion())
+        dying.setFault(.adapterGone, at: 0x68)
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion())
+        nonisolated(unsafe) let buses = [dying, run.bus]
+        let opens = Mutex(0)
+        let source = I2CSensorSource(
+            options: Self.options(), clock: run.clock,
+            openBus: { path throws(I2CError) in
+                let n = opens.withLock { $0 += 1; return $0 }
+                if n == 2 { throw I2CError(errno: ENOENT, bus: path, operation: "open") }
+                return buses[n == 1 ? 0 : 1]
+            })
+        try run.run(source, seconds: 2)
+        #expect(opens.withLock { $0 } == 3)
+        #expect(source.condition?.fault == nil && run.lastSecond > 180)
+    }
+
     @Test func aFixedAxisMappingIsAppliedToEverySample() throws {
         let run = Run()
         SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion(gravity: SIMD3(1, 0, 0)))

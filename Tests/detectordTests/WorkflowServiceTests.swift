@@ -233,7 +233,7 @@ import Glibc
             let daemon = try setup.start(["--db", database])
             defer { daemon.kill9() }
             let storage = try daemon.waitForEvent("storage", timeout: 30)
-            #expect(storage.contains("running from a copy in memory"), "\(storage)")
+            #expect(storage.contains("disk is full") && storage.contains("running from a copy in memory"), "\(storage)")
             try daemon.waitForEvent("transition", timeout: 90) { $0.contains("to=EMERGENCY_SENT") }
             let alerts = RunCommandTests.messages(sink, kind: "alert")
             #expect(alerts.count == 1 && alerts.first?.1["recipient"] as? String == "+351913333333", "the file's contact is told, once: \(alerts)")

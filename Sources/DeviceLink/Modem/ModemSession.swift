@@ -201,6 +201,8 @@ final class ModemSession {
         try port.write("AT+CEREG?\r", timeout: settings.commandTimeout)
         var lines: [ModemLine] = []
         let final = try readFinal(port, timeout: settings.commandTimeout) { lines.append($0) }
+        // No answer in time closes the port, as for any command: a late one would be read as the next's.
+        if final == .timeout { try failIfNotOK(final, during: "AT+CEREG?") }
         guard final == .ok else { return false }
         // Same fields as +CREG's ([<n>,]<stat>[,...]), so the same parse reads them.
         return lines.contains { line in

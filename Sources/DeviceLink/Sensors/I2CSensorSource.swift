@@ -51,6 +51,9 @@ public final class I2CSensorSource: SensorSource {
         // went (a USB bridge unplugged, its driver unbound and bound again), and the old fd never
         // reaches it again; the path opened anew does, once it is back.
         var bus: (any I2CBus)?
+        // Once the bus has opened, a later failure to open it (an adapter on its way back) is
+        // looked past even without `keepsTrying`.
+        var everOpened = false
         var stream: IMUStream?
         var previous: IMUStream?
         var lostBecause: String?
@@ -81,10 +84,11 @@ public final class I2CSensorSource: SensorSource {
                     do throws(I2CError) {
                         opened = try openBus(options.busPath)
                         bus = opened
+                        everOpened = true
                     } catch {
                         // At the start it ends the source unless told to keep trying; after a
                         // loss the adapter may still be on its way back.
-                        if previous == nil, !options.keepsTrying {
+                        if !everOpened, !options.keepsTrying {
                             throw FallDetectError(.io, Self.openFailure(error), path: options.busPath, errno: error.errno)
                         }
                         lookAgain(after: Self.openFailure(error))

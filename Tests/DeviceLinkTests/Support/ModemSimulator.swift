@@ -24,6 +24,8 @@ final class ModemSimulator: Sendable {
         var registration = 1
         /// +CEREG stat, for an LTE module; nil answers AT+CEREG? with ERROR, as a 2G modem does.
         var epsRegistration: Int?
+        /// Commands (upper case) met with silence, as by a module busy elsewhere.
+        var unanswered: Set<String> = []
         var submitReply = SubmitReply.accept
         /// TP-Status of the +CDS sent right after each accepted SMS; nil sends none.
         var statusReport: Int? = 0
@@ -148,7 +150,7 @@ final class ModemSimulator: Sendable {
             state.commands.append(line)
             return (state.behavior, state.echo)
         }
-        guard behavior.answers else { return }
+        guard behavior.answers, !behavior.unanswered.contains(line.uppercased()) else { return }
         if echo { write(line + "\r") }
         var reply = behavior.noise ? "\r\n\u{FF}\u{01}#~x+CM?GS\r\n" : ""
         let upper = line.uppercased()
