@@ -35,15 +35,29 @@ import Testing
         #expect(ids(DeliveryOrder.due([duress, alert, other], health: [], at: 10, eligible: { $0.message.id != 2 })) == [3])
     }
 
-    @Test mutating func aFailingChannelOffersOneProbeTheAlertTriedLongestAgo() {
+    @Test mutating func aFailingChannelOffersOneProbeTheMessageTriedLongestAgo() {
         let first = pending(.alert, to: "+1", lastTried: 20) // 1
         let second = pending(.alert, to: "+2", lastTried: 10) // 2
-        let followUp = pending(.allClear, to: "+3") // 3
+        let followUp = pending(.allClear, to: "+3", lastTried: 15) // 3
         let other = pending(.alert, to: "+4", on: "webhook") // 4
         let failing = ChannelHealth(channel: "sms", failingSince: 0, nextProbeAt: 30, failures: 3, isDown: false)
         #expect(ids(DeliveryOrder.due([first, second, followUp, other], health: [failing], at: 29)) == [4], "the probe is not due yet")
         #expect(ids(DeliveryOrder.due([first, second, followUp, other], health: [failing], at: 30)) == [2, 4])
         #expect(ids(DeliveryOrder.due([followUp], health: [failing], at: 30)) == [3], "with no alert waiting, the follow-up is the probe")
+        // Never tried: an alert before a follow-up.
+        let fresh = pending(.locationUpdate, to: "+3") // 5
+        let freshAlert = pending(.alert, to: "+5") // 6
+        #expect(ids(DeliveryOrder.due([fresh, freshAlert], health: [failing], at: 30)) == [6])
+    }
+
+    /// Anna's alert keeps failing on a channel that works for Ben (a relay whose route to her is
+    /// dead): each failure marks the channel failing again. The probe goes round, so Ben's
+    /// follow-ups are not held behind her alert for the whole emergency.
+    @Test mutating func oneRecipientsFailingAlertDoesNotHoldTheOthersFollowUps() {
+        let annasAlert = pending(.alert, to: "+anna", lastTried: 40) // 1
+        let bensUpdate = pending(.locationUpdate, to: "+ben", lastTried: 25) // 2
+        let failing = ChannelHealth(channel: "sms", failingSince: 0, nextProbeAt: 45, failures: 4, isDown: false)
+        #expect(ids(DeliveryOrder.due([annasAlert, bensUpdate], health: [failing], at: 45)) == [2])
     }
 
     @Test mutating func nextDueIsTheProbeTimeAndIgnoresBlockedFollowUps() {

@@ -4,8 +4,10 @@
 /// - a follow-up waits while its recipient's alert is still undelivered (an abandoned alert no
 ///   longer holds anything back);
 /// - a healthy channel takes everything due; a failing one only its probe, when the probe is due:
-///   the highest-priority message, among equals the one tried longest ago, so that one recipient
-///   whose messages keep failing cannot starve the others on the same channel.
+///   the message tried longest ago (never tried first), alerts first among equals, so that one
+///   recipient whose alert keeps failing cannot starve the others' follow-ups on the same
+///   channel. A probe that succeeds makes the channel healthy, and every waiting alert goes in
+///   that same pass.
 enum DeliveryOrder {
     /// Messages that may be attempted now, in the order to try them. Only `eligible` ones are
     /// offered (a pass takes what was queued by its start), but every waiting alert still holds
@@ -44,6 +46,6 @@ enum DeliveryOrder {
     }
 
     private static func isBetterProbe(_ a: PendingMessage, than b: PendingMessage) -> Bool {
-        (a.priority, a.lastAttemptAt ?? Int64.min, a.message.id) < (b.priority, b.lastAttemptAt ?? Int64.min, b.message.id)
+        (a.lastAttemptAt ?? Int64.min, a.priority, a.message.id) < (b.lastAttemptAt ?? Int64.min, b.priority, b.message.id)
     }
 }
