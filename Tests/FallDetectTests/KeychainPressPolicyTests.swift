@@ -4,13 +4,12 @@ import Testing
 @Suite struct KeychainPressPolicyTests {
     @Test func theDefaultsRaiseAnSOSAndNeverCancel() throws {
         let policy = try KeychainPressPolicy()
-        #expect(policy.decide(.single, state: .noEmergency, trigger: nil).input == .sos(fromKeychain: true))
-        #expect(policy.decide(.double, state: .noEmergency, trigger: nil).input == nil)
-        #expect(policy.decide(.triple, state: .noEmergency, trigger: nil).input == nil)
+        for press in KeychainPress.allCases {
+            #expect(policy.decide(press, state: .noEmergency, trigger: nil).input == .sos(fromKeychain: true), "\(press)")
+        }
         for trigger in [EmergencyTrigger.automaticFall, .automaticCrash, .manual] {
-            #expect(policy.decide(.single, state: .alertCountdown, trigger: trigger).input == .sos(fromKeychain: true), "confirms")
-            for press in [KeychainPress.double, .triple] {
-                #expect(policy.decide(press, state: .alertCountdown, trigger: trigger).input == nil, "nothing cancels by default")
+            for press in KeychainPress.allCases {
+                #expect(policy.decide(press, state: .alertCountdown, trigger: trigger).input == .sos(fromKeychain: true), "\(press) confirms; nothing cancels by default")
             }
         }
         #expect(!policy.usesLongerPatterns)
@@ -32,8 +31,8 @@ import Testing
     @Test func afterAnEmergencyEndedTheSOSPatternStartsANewOne() throws {
         let policy = try KeychainPressPolicy(sos: .single, imFine: .double)
         #expect(policy.decide(.single, state: .emergencyEnded, trigger: .automaticFall).input == .sos(fromKeychain: true))
-        #expect(policy.decide(.double, state: .emergencyEnded, trigger: .automaticFall).input == nil)
-        #expect(policy.decide(.triple, state: .emergencyEnded, trigger: .manual).input == nil)
+        #expect(policy.decide(.double, state: .emergencyEnded, trigger: .automaticFall).input == nil, "I'm fine means nothing here")
+        #expect(policy.decide(.triple, state: .emergencyEnded, trigger: .manual).input == .sos(fromKeychain: true), "more presses than the SOS")
     }
 
     @Test func aChosenImFinePatternCancelsOnlyADetectionsCountdown() throws {
@@ -41,8 +40,8 @@ import Testing
         #expect(policy.decide(.triple, state: .alertCountdown, trigger: .automaticFall).input == .imFine)
         #expect(policy.decide(.triple, state: .alertCountdown, trigger: .automaticCrash).input == .imFine)
         #expect(policy.decide(.triple, state: .alertCountdown, trigger: .manual).input == nil, "an SOS the person raised is not the button's to cancel")
-        #expect(policy.decide(.triple, state: .noEmergency, trigger: nil).input == nil)
-        #expect(policy.decide(.double, state: .alertCountdown, trigger: .automaticFall).input == nil)
+        #expect(policy.decide(.triple, state: .noEmergency, trigger: nil).input == nil, "the I'm fine pattern is never an SOS")
+        #expect(policy.decide(.double, state: .alertCountdown, trigger: .automaticFall).input == .sos(fromKeychain: true), "more presses than the SOS confirm")
         #expect(policy.usesLongerPatterns)
     }
 
@@ -50,6 +49,9 @@ import Testing
         let policy = try KeychainPressPolicy(sos: .double)
         #expect(policy.decide(.double, state: .noEmergency, trigger: nil).input == .sos(fromKeychain: true))
         #expect(policy.decide(.single, state: .noEmergency, trigger: nil).input == nil)
+        // Pressed once more than asked, as someone in trouble does: still an SOS.
+        #expect(policy.decide(.triple, state: .noEmergency, trigger: nil).input == .sos(fromKeychain: true))
+        #expect(policy.decide(.triple, state: .emergencyEnded, trigger: .automaticFall).input == .sos(fromKeychain: true))
         #expect(policy.usesLongerPatterns)
     }
 

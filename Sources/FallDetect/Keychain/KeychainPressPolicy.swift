@@ -5,7 +5,9 @@
 ///   a countdown started by a detection: a panic button that can cancel is a risk under duress,
 ///   and a countdown the person started on purpose is not the button's to cancel;
 /// - after sending, no press disarms: only the PIN does; once the emergency ended, the SOS
-///   pattern starts a new one.
+///   pattern starts a new one;
+/// - more presses than the SOS pattern count as SOS (unless they are the "I'm fine" pattern):
+///   someone in trouble presses again and again, and a double SOS pressed three times is meant.
 public struct KeychainPressPolicy: Sendable, Equatable {
     public var sos: KeychainPress
     public var imFine: KeychainPress?
@@ -20,11 +22,24 @@ public struct KeychainPressPolicy: Sendable, Equatable {
     /// press is decided at once instead of after the pattern window.
     public var usesLongerPatterns: Bool { sos != .single || (imFine.map { $0 != .single } ?? false) }
 
+    /// The SOS pattern, or one with more presses that is not "I'm fine".
+    func meansSOS(_ press: KeychainPress) -> Bool {
+        press == sos || (press != imFine && Self.presses(press) > Self.presses(sos))
+    }
+
+    static func presses(_ press: KeychainPress) -> Int {
+        switch press {
+        case .single: 1
+        case .double: 2
+        case .triple: 3
+        }
+    }
+
     public func decide(_ press: KeychainPress, state: EmergencyState, trigger: EmergencyTrigger?) -> KeychainPressDecision {
         let name = "\(press.rawValue) press"
         switch state {
         case .noEmergency:
-            if press == sos { return KeychainPressDecision(input: .sos(fromKeychain: true), reason: "\(name): SOS") }
+            if meansSOS(press) { return KeychainPressDecision(input: .sos(fromKeychain: true), reason: "\(name): SOS") }
             return KeychainPressDecision(input: nil, reason: "\(name) has no meaning without an alarm (SOS is a \(sos.rawValue) press)")
         case .alertCountdown:
             if press == imFine {
@@ -33,12 +48,12 @@ public struct KeychainPressPolicy: Sendable, Equatable {
                 }
                 return KeychainPressDecision(input: .imFine, reason: "\(name): I'm fine")
             }
-            if press == sos { return KeychainPressDecision(input: .sos(fromKeychain: true), reason: "\(name) during the countdown: SOS confirmed") }
+            if meansSOS(press) { return KeychainPressDecision(input: .sos(fromKeychain: true), reason: "\(name) during the countdown: SOS confirmed") }
             return KeychainPressDecision(input: nil, reason: "\(name) has no meaning during the countdown")
         case .emergencyEnded:
             // The last emergency is over; nobody may ever answer its survey. An SOS then is a
             // new emergency, or the button would protect nobody until someone pressed resume.
-            if press == sos { return KeychainPressDecision(input: .sos(fromKeychain: true), reason: "\(name): SOS, a new emergency after the last one ended") }
+            if meansSOS(press) { return KeychainPressDecision(input: .sos(fromKeychain: true), reason: "\(name): SOS, a new emergency after the last one ended") }
             return KeychainPressDecision(input: nil, reason: "\(name) ignored: the last emergency ended (SOS is a \(sos.rawValue) press)")
         default:
             return KeychainPressDecision(input: nil, reason: "\(name) ignored: the alarm is \(state.rawValue), only the PIN disarms it")
