@@ -104,7 +104,21 @@ import Testing
         }
     }
 
-    @Test(arguments: [400, 401, 403, 404, 410, 422])
+    /// A refused signature (a secret changed on one side, or a clock far off) is fixed while the
+    /// alert waits: it retries, and says where to look.
+    @Test(arguments: [401, 403])
+    func aRefusedSignatureRetries(status: Int) async throws {
+        try await withServer([.init(status: status)]) { server in
+            let outcome = try await Self.channel(server.url).deliver(Self.message())
+            guard case .retryAfter(_, let reason) = outcome else {
+                Issue.record("HTTP \(status) must retry, got \(outcome)")
+                return
+            }
+            #expect(reason.contains("HTTP \(status)") && reason.contains("secret") && reason.contains("clock"), "\(reason)")
+        }
+    }
+
+    @Test(arguments: [400, 404, 410, 422])
     func otherClientErrorsArePermanent(status: Int) async throws {
         try await withServer([.init(status: status)]) { server in
             let outcome = try await Self.channel(server.url).deliver(Self.message())

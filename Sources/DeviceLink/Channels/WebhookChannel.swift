@@ -138,6 +138,11 @@ public final class WebhookChannel: AlertChannel {
                 delay = min(retry.maximum, max(retry.minimum, seconds))
             }
             return .retryAfter(seconds: delay, reason: "\(receiver) answered HTTP \(status)")
+        case 401, 403:
+            // The signature refused: a secret changed on one side only, or this device's clock far
+            // off (no real-time clock, no NTP yet) so the timestamp looks replayed. Both get fixed
+            // while the alert waits, and given up it would never go.
+            return .retryAfter(seconds: backoff(attempt), reason: "\(receiver) answered HTTP \(status): check the shared secret and this device's clock")
         default:
             return .permanentFailure(reason: "\(receiver) answered HTTP \(status)")
         }
