@@ -2,6 +2,9 @@ import FallDetect
 import Synchronization
 import Testing
 @testable import DeviceLink
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite struct BluetoothKeychainTests {
     static let address = BluetoothAddress("FF:FF:10:20:30:40")!
@@ -178,6 +181,33 @@ import Testing
         }
         #expect(!rig.events.contains(.connected), "\(rig.events)")
         #expect(rig.keychain.snapshot.connections == 0)
+        await rig.shutDown()
+    }
+
+    /// Only a lone press before the tag itself ended the link is taken for a long press that
+    /// switched it off. A double, or a press before the radio lost the link (a supervision
+    /// timeout: the wearer lying on the tag), is the wearer's.
+    @Test func onlyALonePressBeforeTheTagEndedTheLinkIsASwitchOff() {
+        #expect(BluetoothKeychain.switchedOff(open: 1, by: .disconnected(errno: ECONNRESET)))
+        #expect(BluetoothKeychain.switchedOff(open: 1, by: .disconnected(errno: 0)), "the socket did not say why")
+        #expect(!BluetoothKeychain.switchedOff(open: 1, by: .disconnected(errno: ETIMEDOUT)))
+        #expect(!BluetoothKeychain.switchedOff(open: 1, by: .timeout(request: 0x0A, seconds: 2)))
+        #expect(!BluetoothKeychain.switchedOff(open: 1, by: .closed), "we closed it")
+        #expect(!BluetoothKeychain.switchedOff(open: 2, by: .disconnected(errno: ECONNRESET)))
+        #expect(!BluetoothKeychain.switchedOff(open: 0, by: .disconnected(errno: ECONNRESET)))
+    }
+
+    /// A double press (an SOS pattern) whose window the tag's drop cuts is still served when
+    /// the window closes: a long press that switches the tag off sends one notification, not two.
+    @Test func aDoubleCutByTheLinkDroppingIsServed() async throws {
+        let rig = try Rig(timing: PressTiming(debounce: 0.05, window: 0.8))
+        #expect(await rig.connected())
+        rig.tag.press()
+        try await Task.sleep(for: .milliseconds(150))
+        rig.tag.press()
+        try await Task.sleep(for: .milliseconds(100))
+        rig.tag.disconnect()
+        #expect(await rig.wait { _ in rig.presses == [.double] }, "\(rig.events)")
         await rig.shutDown()
     }
 

@@ -71,6 +71,9 @@ public struct PressClassifier: Sendable, Equatable {
         return Self.pattern(count)
     }
 
+    /// Presses of the pattern still open (0 when none is).
+    public var openPresses: Int { count }
+
     /// The link dropped: a pattern still open is discarded, since a held button that switched
     /// the tag off looks exactly like this (hardware.md §5.1); returns the presses discarded. The
     /// next press starts afresh.

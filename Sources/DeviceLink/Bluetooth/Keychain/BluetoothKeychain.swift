@@ -1,6 +1,9 @@
 import FallDetect
 import Logging
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The wearer's Bluetooth LE keychain: connects, sets the tag up, turns its notifications into
 /// press patterns, keeps the beeper in the state the workflow asks for, and reconnects by itself
@@ -65,6 +68,23 @@ public final class BluetoothKeychain: KeychainLink {
     }
 
     /// How long a link must last for a drop to start the backoff afresh.
+    /// Whether a drop with `open` presses still being classified is the tag switched off by a
+    /// long press (whose button sends one notification, then the tag ends the link, in its
+    /// set-up too), so that press is no SOS. Two presses or more are the wearer's; so is a press
+    /// before a link lost to the radio (a supervision timeout: a body over the tag), one that
+    /// stopped answering (a request timed out) or one we closed: those patterns stand and are
+    /// decided when their window closes.
+    static func switchedOff(open: Int, by error: ATTError?) -> Bool {
+        guard open == 1 else { return false }
+        switch error {
+        // The peer ended the link (HCI 0x13–0x15), or the socket did not say why.
+        case .disconnected(let code)?: return code == ECONNRESET || code == 0
+        case nil: return true
+        // We closed it (a reload): the press is the wearer's.
+        default: return false
+        }
+    }
+
     static let stableLinkSeconds = 30.0
 
     /// What the link is doing, for status.
@@ -195,11 +215,8 @@ public final class BluetoothKeychain: KeychainLink {
                     // A window that closed before the drop is decided first, with its own time:
                     // its timer may not have run yet, and the drop did not cut that pattern.
                     if let closed = classifier.withLock({ $0.poll(now: closedAt) }) { emit(closed, receivedAt: lastNotification) }
-                    // A tag switched off drops the link, in its set-up too; one that stopped
-                    // answering (a request timed out) did not, and its presses stand.
-                    var timedOut = false
-                    if case .timeout? = error { timedOut = true }
-                    let discarded = timedOut ? 0 : classifier.withLock { $0.flush() }
+                    let open = classifier.withLock { $0.openPresses }
+                    let discarded = Self.switchedOff(open: open, by: error) ? classifier.withLock { $0.flush() } : 0
                     if discarded > 0 {
                         logger.info("keychain \(summary): \(discarded) press(es) followed by the link dropping, taken as the tag switched off by a long press")
                     }
