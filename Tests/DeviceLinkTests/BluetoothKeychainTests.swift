@@ -211,6 +211,41 @@ import Glibc
         await rig.shutDown()
     }
 
+    /// A connector whose connect waits out its whole timeout, as for a tag out of range, and
+    /// says whether it was cancelled.
+    final class WaitingConnector: KeychainConnector {
+        let started = Mutex(0)
+        let cancelled = Mutex(false)
+        var summary: String { "waiting" }
+
+        func connect(timeout: Double) async throws(ATTError) -> ATTSocket {
+            started.withLock { $0 += 1 }
+            do {
+                try await Task.sleep(for: .seconds(timeout))
+            } catch {
+                cancelled.withLock { $0 = true }
+                throw .closed
+            }
+            throw .system(errno: ETIMEDOUT, operation: "connect")
+        }
+    }
+
+    /// A stop (a re-pairing reloads the keychain) cancels a connect still waiting: left to run,
+    /// it could reach the tag once it advertises again and hold its only link.
+    @Test func aStopCancelsAConnectStillWaiting() async throws {
+        let connector = WaitingConnector()
+        let keychain = BluetoothKeychain(summary: "test", connector: connector, reconnect: KeychainReconnect(connectTimeout: 15))
+        let runner = Task { await keychain.run() }
+        let deadline = ContinuousClock.now + .seconds(3)
+        while connector.started.withLock({ $0 }) == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        keychain.stop()
+        await runner.value
+        let cancelDeadline = ContinuousClock.now + .seconds(2)
+        while !connector.cancelled.withLock({ $0 }), ContinuousClock.now < cancelDeadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(connector.started.withLock { $0 } == 1)
+        #expect(connector.cancelled.withLock { $0 }, "the connect was left waiting")
+    }
+
     @Test func theBeeperFollowsAndIsRestoredAfterAReconnect() async throws {
         let rig = try Rig(beepRefresh: 0.1)
         #expect(await rig.connected())

@@ -99,6 +99,9 @@ public final class BluetoothKeychain: KeychainLink {
         var beeping = false
         var testBeeping = false
         var lastNotification: Int64?
+        // Kept so a stop cancels it: left to run, a connect still waiting (up to 15 s) could
+        // reach a tag just re-paired and hold its only link while the new keychain gets EBUSY.
+        var attempt: Task<Void, Never>?
         var timers: [TimerSlot: Task<Void, Never>] = [:]
         defer { for timer in timers.values { timer.cancel() } }
 
@@ -133,7 +136,7 @@ public final class BluetoothKeychain: KeychainLink {
             case .attempt:
                 guard link == nil, !stopped else { continue }
                 shared.withLock { $0.attempts += 1 }
-                Task { [connector, profile, reconnect, post, summary] in
+                attempt = Task { [connector, profile, reconnect, post, summary] in
                     do throws(KeychainSessionError) {
                         let socket: ATTSocket
                         do throws(ATTError) { socket = try await connector.connect(timeout: reconnect.connectTimeout) } catch {
@@ -142,6 +145,10 @@ public final class BluetoothKeychain: KeychainLink {
                         let bearer: ATTBearer
                         do throws(ATTError) { bearer = try ATTBearer(socket: socket, label: summary, defaultTimeout: profile.requestTimeout) } catch {
                             throw .link(error)
+                        }
+                        guard !Task.isCancelled else {
+                            bearer.close()
+                            return
                         }
                         do throws(KeychainSessionError) {
                             let session = try await KeychainSession.open(bearer, profile: profile)
@@ -272,6 +279,7 @@ public final class BluetoothKeychain: KeychainLink {
                 if !beeping { setAlert(0) }
             case .stop:
                 stopped = true
+                attempt?.cancel()
                 link?.bearer.close()
                 post.finish()
             }
