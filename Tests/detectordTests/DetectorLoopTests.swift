@@ -22,6 +22,44 @@ import Testing
         #expect(DetectorLoop.takingOver(fixed, from: running).mounting == nil, "a mapping given in the configuration stays given")
     }
 
+    /// A source that refills the ring as fast as it is drained (a fast replay waiting for the
+    /// detector, a detector slowed by the CPU): passes still end, so detections go out, the
+    /// watchdog's stamps move and a stop is seen. Before, one pass drained until the ring was
+    /// empty, which never came.
+    @Test func passesEndWhileTheRingIsKeptFull() throws {
+        let ring = SampleRing(capacity: 1024)
+        let loop = DetectorLoop(ring: ring, pipeline: try DetectionPipeline(profile: .walking, sampleRate: 1000), stallSeconds: 60, metrics: DaemonMetrics()) { _ in }
+        final class Flags: Sendable {
+            let stop = Atomic<Bool>(false)
+            let stopFeeding = Atomic<Bool>(false)
+        }
+        let flags = Flags()
+        let detector = Thread { loop.run { flags.stop.load(ordering: .acquiring) } }
+        // The same 128 samples again and again, so pushing costs a copy: far faster than judging
+        // them (the pipeline takes a time going backwards as a break). Smaller than a pop, so
+        // a batch always fits where the last pop made room and the ring never runs empty.
+        let batch = (0..<128).map { IMUSample(timestampNanoseconds: Int64($0) * 1_000_000, acceleration: SIMD3(0, 0, 1)) }
+        let feeder = Thread {
+            let producer = ring.makeProducer()
+            while !flags.stopFeeding.load(ordering: .acquiring) {
+                batch.withUnsafeBufferPointer { _ = producer.push(contentsOf: $0) }
+                loop.batchWritten()
+            }
+        }
+        detector.start()
+        feeder.start()
+        defer {
+            flags.stopFeeding.store(true, ordering: .releasing)
+            flags.stop.store(true, ordering: .releasing)
+            loop.signalStop()
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        let early = loop.statistics.withLock { $0.lastPassNanoseconds }
+        Thread.sleep(forTimeInterval: 1.0)
+        let later = loop.statistics.withLock { $0.lastPassNanoseconds }
+        #expect(early > 0 && later > early, "no pass ended in a second of a full ring")
+    }
+
     /// A device lying off the body when the profile changes stays off for the new pipeline, so
     /// putting it back on is noticed.
     @Test func aNewProfileKeepsWhetherTheDeviceIsWorn() throws {

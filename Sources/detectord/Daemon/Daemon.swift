@@ -165,6 +165,9 @@ struct Daemon {
             case .success(.exhausted):
                 sourceEnded.raise()
                 detector.sourceDidEnd()
+                // A source that ended while silent (a simulated chip's run over while it was
+                // unplugged) sends no sample to clear the fault its silence raised.
+                workflow.submit(.sensorFault(isFaulty: false, sinceMonotonic: MonotonicTime.nowNanoseconds()))
                 if case .recording(let recorded) = plan.gnss { recorded.finish() }
                 hub.publish(DaemonEvent("sensor_ended", at: now, [("message", .string("the sensor source has ended (a replay, or a simulated chip's motion)"))]))
             case .success(.stopped):

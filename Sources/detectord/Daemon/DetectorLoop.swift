@@ -111,11 +111,12 @@ final class DetectorLoop: @unchecked Sendable {
         var rateWindowStart = lastSampleAt
         var rateWindowCount = 0
         var finalPass = false
+        var behind = false
         while !finalPass {
             // One pass more once asked to stop: the sensor stops first, and its last batch (a fall's
             // last samples) is still judged rather than left in the ring.
             finalPass = shouldStop()
-            if !finalPass { _ = wake.wait(timeout: .now() + .milliseconds(100)) }
+            if !finalPass, !behind { _ = wake.wait(timeout: .now() + .milliseconds(100)) }
             var consumed = 0
             var events: [Output] = []
             // Batches pushed before the pass starts are surely judged by its end.
@@ -139,9 +140,19 @@ final class DetectorLoop: @unchecked Sendable {
                 for e in pipeline.push(fix: fix) { events.append(.detection(e)) }
             }
             var newest: Int64 = 0
-            while true {
+            // A pass judges at most a ring's worth: a source that refills the ring as fast as it is
+            // drained (a fast replay that waits for the detector, a detector slowed by the CPU)
+            // would otherwise hold back the pass's detections, the watchdog's stamps and a stop.
+            // The last pass drains it all: the sensor has stopped.
+            var left = finalPass ? Int.max : ring.capacity
+            behind = true
+            while left > 0 {
                 let n = consumer.pop(into: buffer)
-                if n == 0 { break }
+                if n == 0 {
+                    behind = false
+                    break
+                }
+                left -= n
                 recorder?.append(UnsafeBufferPointer(rebasing: buffer[0..<n]))
                 for i in 0..<n {
                     for e in pipeline.push(buffer[i]) { events.append(.detection(e)) }
@@ -151,6 +162,9 @@ final class DetectorLoop: @unchecked Sendable {
                 newest = buffer[n - 1].timestampNanoseconds
                 consumed += n
             }
+            // Batches still waiting are judged by a later pass, which measures their latency.
+            let judged = behind ? [] : pushed
+            if behind { pushTimes.withLock { $0.insert(contentsOf: pushed, at: 0) } }
             let now = MonotonicTime.nowNanoseconds()
             if consumed > 0 {
                 if !streaming {
@@ -176,7 +190,7 @@ final class DetectorLoop: @unchecked Sendable {
                 s.dropped = ring.droppedCount
                 s.suspectGyroscopeEpisodes = episodes
                 s.worn = worn
-                for t in pushed { _ = s.latency.record(UInt64(clamping: max(0, now - t) / 1000)) }
+                for t in judged { _ = s.latency.record(UInt64(clamping: max(0, now - t) / 1000)) }
                 if consumed > 0 {
                     s.lastSampleNanoseconds = newest
                     s.lastConsumedNanoseconds = now
@@ -184,7 +198,9 @@ final class DetectorLoop: @unchecked Sendable {
                 if rateWindow >= 2_000_000_000 {
                     s.measuredRate = Double(rateWindowCount) / (Double(rateWindow) / 1e9)
                 }
-                if sourceEnded.load(ordering: .acquiring) {
+                if case .failed = s.health {
+                    // The source ended with an error and nothing restarts it: its reason stays.
+                } else if sourceEnded.load(ordering: .acquiring) {
                     s.health = .ended
                 } else if stalled {
                     s.health = .stalled(seconds: Double(now - lastSampleAt) / 1e9)
@@ -196,7 +212,7 @@ final class DetectorLoop: @unchecked Sendable {
                     s.lastDetection = e
                 }
             }
-            for t in pushed { metrics.decisionLatency(microseconds: UInt64(clamping: max(0, now - t) / 1000)) }
+            for t in judged { metrics.decisionLatency(microseconds: UInt64(clamping: max(0, now - t) / 1000)) }
             if rateWindow >= 2_000_000_000 {
                 rateWindowStart = now
                 rateWindowCount = 0
