@@ -5,10 +5,12 @@ import Testing
 @Suite struct DeliveryOrderTests {
     private var nextID: Int64 = 0
 
-    private mutating func pending(_ kind: MessageKind, to recipient: String, on channel: String = "sms", at t: Int64 = 0, lastTried: Int64? = nil) -> PendingMessage {
+    private mutating func pending(
+        _ kind: MessageKind, to recipient: String, on channel: String = "sms", at t: Int64 = 0, lastTried: Int64? = nil, attempts: Int = 0
+    ) -> PendingMessage {
         nextID += 1
         let message = OutboxMessage(
-            id: nextID, idempotencyKey: "msg-\(nextID)-\(channel)-\(recipient)", kind: kind.rawValue, channel: channel, recipient: recipient, attempts: 0)
+            id: nextID, idempotencyKey: "msg-\(nextID)-\(channel)-\(recipient)", kind: kind.rawValue, channel: channel, recipient: recipient, attempts: attempts)
         return PendingMessage(message: message, createdAt: t, lastAttemptAt: lastTried)
     }
 
@@ -35,14 +37,14 @@ import Testing
         #expect(ids(DeliveryOrder.due([duress, alert, other], health: [], at: 10, eligible: { $0.message.id != 2 })) == [3])
     }
 
-    @Test mutating func aFailingChannelOffersOneProbeTheMessageTriedLongestAgo() {
-        let first = pending(.alert, to: "+1", lastTried: 20) // 1
-        let second = pending(.alert, to: "+2", lastTried: 10) // 2
-        let followUp = pending(.allClear, to: "+3", lastTried: 15) // 3
+    @Test mutating func aFailingChannelOffersOneProbeTheMessageTriedTheFewestTimes() {
+        let first = pending(.alert, to: "+1", lastTried: 10, attempts: 3) // 1
+        let second = pending(.alert, to: "+2", lastTried: 20, attempts: 2) // 2
+        let followUp = pending(.allClear, to: "+3", lastTried: 15, attempts: 2) // 3
         let other = pending(.alert, to: "+4", on: "webhook") // 4
         let failing = ChannelHealth(channel: "sms", failingSince: 0, nextProbeAt: 30, failures: 3, isDown: false)
         #expect(ids(DeliveryOrder.due([first, second, followUp, other], health: [failing], at: 29)) == [4], "the probe is not due yet")
-        #expect(ids(DeliveryOrder.due([first, second, followUp, other], health: [failing], at: 30)) == [2, 4])
+        #expect(ids(DeliveryOrder.due([first, second, followUp, other], health: [failing], at: 30)) == [2, 4], "fewest tries, the alert among equals")
         #expect(ids(DeliveryOrder.due([followUp], health: [failing], at: 30)) == [3], "with no alert waiting, the follow-up is the probe")
         // Never tried: an alert before a follow-up.
         let fresh = pending(.locationUpdate, to: "+3") // 5
@@ -54,10 +56,13 @@ import Testing
     /// dead): each failure marks the channel failing again. The probe goes round, so Ben's
     /// follow-ups are not held behind her alert for the whole emergency.
     @Test mutating func oneRecipientsFailingAlertDoesNotHoldTheOthersFollowUps() {
-        let annasAlert = pending(.alert, to: "+anna", lastTried: 40) // 1
-        let bensUpdate = pending(.locationUpdate, to: "+ben", lastTried: 25) // 2
+        let annasAlert = pending(.alert, to: "+anna", lastTried: 40, attempts: 4) // 1
+        let bensUpdate = pending(.locationUpdate, to: "+ben", lastTried: 25, attempts: 1) // 2
         let failing = ChannelHealth(channel: "sms", failingSince: 0, nextProbeAt: 45, failures: 4, isDown: false)
         #expect(ids(DeliveryOrder.due([annasAlert, bensUpdate], health: [failing], at: 45)) == [2])
+        // A clock set back since: her alert's last try looks later than it was; counts do not move.
+        let afterStep = pending(.locationUpdate, to: "+ben", lastTried: 5, attempts: 5) // 3
+        #expect(ids(DeliveryOrder.due([annasAlert, afterStep], health: [failing], at: 45)) == [1])
     }
 
     @Test mutating func nextDueIsTheProbeTimeAndIgnoresBlockedFollowUps() {

@@ -4,10 +4,11 @@
 /// - a follow-up waits while its recipient's alert is still undelivered (an abandoned alert no
 ///   longer holds anything back);
 /// - a healthy channel takes everything due; a failing one only its probe, when the probe is due:
-///   the message tried longest ago (never tried first), alerts first among equals, so that one
-///   recipient whose alert keeps failing cannot starve the others' follow-ups on the same
-///   channel. A probe that succeeds makes the channel healthy, and every waiting alert goes in
-///   that same pass.
+///   the message tried the fewest times, alerts first among equals, then the oldest. So the
+///   probe goes round: one recipient whose alert keeps failing cannot starve the others'
+///   follow-ups on the same channel. A count, not a time, so a clock step cannot pin one
+///   message as the probe. A probe that succeeds makes the channel healthy, and every waiting
+///   alert goes in that same pass.
 enum DeliveryOrder {
     /// Messages that may be attempted now, in the order to try them. Only `eligible` ones are
     /// offered (a pass takes what was queued by its start), but every waiting alert still holds
@@ -46,6 +47,6 @@ enum DeliveryOrder {
     }
 
     private static func isBetterProbe(_ a: PendingMessage, than b: PendingMessage) -> Bool {
-        (a.lastAttemptAt ?? Int64.min, a.priority, a.message.id) < (b.lastAttemptAt ?? Int64.min, b.priority, b.message.id)
+        (a.message.attempts, a.priority, a.message.id) < (b.message.attempts, b.priority, b.message.id)
     }
 }

@@ -27,7 +27,7 @@ public final class OutboxDispatcher {
         /// failure is the policy's ceiling (no jitter, so a restart reproduces it), never more than
         /// `probeInterval`, and never less than what the channel itself asked for, up to that cap.
         public var retry = RetryPolicy(base: 2, maximum: 15, minimum: 1)
-        /// While a channel fails, its highest-priority message is tried at least this often (s),
+        /// While a channel fails, one of its messages (`DeliveryOrder`) is tried at least this often (s),
         /// so a channel that comes back is noticed within this time, never after a long backoff.
         public var probeInterval: Double = 15
         /// Channels by name; "console" is a `ConsoleChannel` printing to stdout if absent.

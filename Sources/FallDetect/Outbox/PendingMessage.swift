@@ -8,7 +8,7 @@ struct PendingMessage: Sendable, Equatable, FetchableRecord {
     var priority: Int
     var createdAt: Int64
     var nextAttemptAt: Int64
-    /// nil until the first attempt; probes go to the message tried longest ago.
+    /// nil until the first attempt.
     var lastAttemptAt: Int64?
 
     init(message: OutboxMessage, createdAt: Int64, nextAttemptAt: Int64? = nil, lastAttemptAt: Int64? = nil) {
