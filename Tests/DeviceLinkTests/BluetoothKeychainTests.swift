@@ -192,9 +192,20 @@ import Glibc
         #expect(BluetoothKeychain.switchedOff(open: 1, by: .disconnected(errno: 0)), "the socket did not say why")
         #expect(!BluetoothKeychain.switchedOff(open: 1, by: .disconnected(errno: ETIMEDOUT)))
         #expect(!BluetoothKeychain.switchedOff(open: 1, by: .timeout(request: 0x0A, seconds: 2)))
-        #expect(!BluetoothKeychain.switchedOff(open: 1, by: .closed), "we closed it")
+        #expect(!BluetoothKeychain.switchedOff(open: 1, by: nil), "we closed it (a reload)")
         #expect(!BluetoothKeychain.switchedOff(open: 2, by: .disconnected(errno: ECONNRESET)))
         #expect(!BluetoothKeychain.switchedOff(open: 0, by: .disconnected(errno: ECONNRESET)))
+    }
+
+    /// A stop (a restart, a re-pairing) that comes inside a pattern's window decides it then:
+    /// the press was the wearer's, and the workflow still listens.
+    @Test func aPatternStillOpenAtAStopIsDecidedThen() async throws {
+        let rig = try Rig(timing: PressTiming(debounce: 0.05, window: 2))
+        #expect(await rig.connected())
+        rig.tag.press()
+        #expect(await rig.wait { _ in rig.keychain.snapshot.notifications == 1 })
+        await rig.shutDown()
+        #expect(rig.presses == [.single], "\(rig.events)")
     }
 
     /// A double press (an SOS pattern) whose window the tag's drop cuts is still served when

@@ -23,7 +23,7 @@ public struct KeychainPressPolicy: Sendable, Equatable {
     public var usesLongerPatterns: Bool { sos != .single || (imFine.map { $0 != .single } ?? false) }
 
     /// The SOS pattern, or one with more presses that is not "I'm fine".
-    func meansSOS(_ press: KeychainPress) -> Bool {
+    public func meansSOS(_ press: KeychainPress) -> Bool {
         press == sos || (press != imFine && Self.presses(press) > Self.presses(sos))
     }
 

@@ -227,7 +227,7 @@ final class WorkflowService: Service {
                 return try decision.input.map { try tx.apply($0, at: now) } ?? []
             }
             if let receivedAt { pressLatencies.record(nanoseconds: MonotonicTime.nowNanoseconds() - receivedAt) }
-            if case .failure = result, !stateRead, press == policy.sos {
+            if case .failure = result, !stateRead, policy.meansSOS(press) {
                 // The state could not be read: the SOS pattern stays an SOS (applied late in a
                 // state where it means nothing, it is ignored there).
                 decision = KeychainPressDecision(input: .sos(fromKeychain: true), reason: "\(press.rawValue) press: SOS (the state could not be read)")

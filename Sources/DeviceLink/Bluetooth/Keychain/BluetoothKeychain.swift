@@ -79,8 +79,7 @@ public final class BluetoothKeychain: KeychainLink {
         switch error {
         // The peer ended the link (HCI 0x13–0x15), or the socket did not say why.
         case .disconnected(let code)?: return code == ECONNRESET || code == 0
-        case nil: return true
-        // We closed it (a reload): the press is the wearer's.
+        // nil: we closed the bearer (a reload); the press is the wearer's.
         default: return false
         }
     }
@@ -151,7 +150,15 @@ public final class BluetoothKeychain: KeychainLink {
                             return
                         }
                         do throws(KeychainSessionError) {
-                            let session = try await KeychainSession.open(bearer, profile: profile)
+                            // A stop meanwhile closes the bearer, which ends the set-up's requests.
+                            let opened: Result<KeychainSession, KeychainSessionError> = await withTaskCancellationHandler {
+                                do throws(KeychainSessionError) { return .success(try await KeychainSession.open(bearer, profile: profile)) } catch {
+                                    return .failure(error)
+                                }
+                            } onCancel: {
+                                bearer.close()
+                            }
+                            let session = try opened.get()
                             // Stopped meanwhile: nobody will serve this link, so close it.
                             if case .terminated = post.yield(.opened(bearer, session)) { bearer.close() }
                         } catch {
@@ -280,6 +287,9 @@ public final class BluetoothKeychain: KeychainLink {
             case .stop:
                 stopped = true
                 attempt?.cancel()
+                // A pattern still in its window is the wearer's (a restart or a re-pairing came
+                // just after it): decided now, while the workflow still listens, not dropped.
+                if let open = classifier.withLock({ $0.decideNow() }) { emit(open, receivedAt: lastNotification) }
                 link?.bearer.close()
                 post.finish()
             }
