@@ -22,42 +22,33 @@ import Testing
         #expect(DetectorLoop.takingOver(fixed, from: running).mounting == nil, "a mapping given in the configuration stays given")
     }
 
-    /// A source that refills the ring as fast as it is drained (a fast replay waiting for the
-    /// detector, a detector slowed by the CPU): passes still end, so detections go out, the
-    /// watchdog's stamps move and a stop is seen. Before, one pass drained until the ring was
-    /// empty, which never came.
-    @Test func passesEndWhileTheRingIsKeptFull() throws {
-        let ring = SampleRing(capacity: 1024)
-        let loop = DetectorLoop(ring: ring, pipeline: try DetectionPipeline(profile: .walking, sampleRate: 1000), stallSeconds: 60, metrics: DaemonMetrics()) { _ in }
-        final class Flags: Sendable {
+    /// A source that ends while silent (a simulated chip's run over while it was unplugged):
+    /// the loop itself says the fault is over, after the stall it told, so the workflow is not
+    /// left with a fault (and a message to the contacts) for a sensor that simply finished.
+    @Test func aSourceThatEndsWhileStalledClearsTheFault() throws {
+        let ring = SampleRing(capacity: 256)
+        final class Seen: Sendable {
+            let outputs = Mutex<[String]>([])
             let stop = Atomic<Bool>(false)
-            let stopFeeding = Atomic<Bool>(false)
         }
-        let flags = Flags()
-        let detector = Thread { loop.run { flags.stop.load(ordering: .acquiring) } }
-        // The same 128 samples again and again, so pushing costs a copy: far faster than judging
-        // them (the pipeline takes a time going backwards as a break). Smaller than a pop, so
-        // a batch always fits where the last pop made room and the ring never runs empty.
-        let batch = (0..<128).map { IMUSample(timestampNanoseconds: Int64($0) * 1_000_000, acceleration: SIMD3(0, 0, 1)) }
-        let feeder = Thread {
-            let producer = ring.makeProducer()
-            while !flags.stopFeeding.load(ordering: .acquiring) {
-                batch.withUnsafeBufferPointer { _ = producer.push(contentsOf: $0) }
-                loop.batchWritten()
+        let seen = Seen()
+        let loop = DetectorLoop(ring: ring, pipeline: try DetectionPipeline(profile: .walking, sampleRate: 100), stallSeconds: 0.2, metrics: DaemonMetrics()) { output in
+            switch output {
+            case .sensorStalled: seen.outputs.withLock { $0.append("stalled") }
+            case .sensorEndedWhileStalled: seen.outputs.withLock { $0.append("ended") }
+            default: break
             }
         }
-        detector.start()
-        feeder.start()
+        let thread = Thread { loop.run { seen.stop.load(ordering: .acquiring) } }
+        thread.start()
         defer {
-            flags.stopFeeding.store(true, ordering: .releasing)
-            flags.stop.store(true, ordering: .releasing)
+            seen.stop.store(true, ordering: .releasing)
             loop.signalStop()
         }
         Thread.sleep(forTimeInterval: 0.5)
-        let early = loop.statistics.withLock { $0.lastPassNanoseconds }
-        Thread.sleep(forTimeInterval: 1.0)
-        let later = loop.statistics.withLock { $0.lastPassNanoseconds }
-        #expect(early > 0 && later > early, "no pass ended in a second of a full ring")
+        loop.sourceDidEnd()
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(seen.outputs.withLock { $0 } == ["stalled", "ended"])
     }
 
     /// A device lying off the body when the profile changes stays off for the new pipeline, so

@@ -149,6 +149,10 @@ struct Daemon {
             case .sensorStreaming:
                 // Clears a fault the database kept from before this process; nothing when none.
                 workflow.submit(.sensorFault(isFaulty: false, sinceMonotonic: MonotonicTime.nowNanoseconds()))
+            case .sensorEndedWhileStalled:
+                // A source that ended while silent (a simulated chip's run over while it was
+                // unplugged) sends no sample to clear the fault its silence raised.
+                workflow.submit(.sensorFault(isFaulty: false, sinceMonotonic: MonotonicTime.nowNanoseconds()))
             case .wear(let change):
                 // The change is on the samples' clock; its age is what carries over.
                 let moment = MonotonicTime.nowNanoseconds()
@@ -165,9 +169,6 @@ struct Daemon {
             case .success(.exhausted):
                 sourceEnded.raise()
                 detector.sourceDidEnd()
-                // A source that ended while silent (a simulated chip's run over while it was
-                // unplugged) sends no sample to clear the fault its silence raised.
-                workflow.submit(.sensorFault(isFaulty: false, sinceMonotonic: MonotonicTime.nowNanoseconds()))
                 if case .recording(let recorded) = plan.gnss { recorded.finish() }
                 hub.publish(DaemonEvent("sensor_ended", at: now, [("message", .string("the sensor source has ended (a replay, or a simulated chip's motion)"))]))
             case .success(.stopped):

@@ -19,6 +19,9 @@ final class DetectorLoop: @unchecked Sendable {
         /// The first samples this process consumed: a sensor fault an earlier process saved (it
         /// was killed or the device rebooted while the sensor was stalled) is over.
         case sensorStreaming
+        /// The source ended while its silence was a fault: the fault is over, not the sensor
+        /// back. Told by this thread, after any stall it told, so the two cannot cross.
+        case sensorEndedWhileStalled
         /// The device was taken off or put on again (`WearMonitor`).
         case wear(WearChange)
     }
@@ -119,7 +122,8 @@ final class DetectorLoop: @unchecked Sendable {
             if !finalPass, !behind { _ = wake.wait(timeout: .now() + .milliseconds(100)) }
             var consumed = 0
             var events: [Output] = []
-            // Batches pushed before the pass starts are surely judged by its end.
+            // Batches pushed before the pass starts are surely judged by its end: the ring holds at
+            // most a pass's worth.
             let pushed = pushTimes.withLock { t in
                 defer { t.removeAll(keepingCapacity: true) }
                 return t
@@ -162,9 +166,6 @@ final class DetectorLoop: @unchecked Sendable {
                 newest = buffer[n - 1].timestampNanoseconds
                 consumed += n
             }
-            // Batches still waiting are judged by a later pass, which measures their latency.
-            let judged = behind ? [] : pushed
-            if behind { pushTimes.withLock { $0.insert(contentsOf: pushed, at: 0) } }
             let now = MonotonicTime.nowNanoseconds()
             if consumed > 0 {
                 if !streaming {
@@ -177,6 +178,9 @@ final class DetectorLoop: @unchecked Sendable {
                 }
                 lastSampleAt = now
                 rateWindowCount += consumed
+            } else if stalled, sourceEnded.load(ordering: .acquiring) {
+                stalled = false
+                events.append(.sensorEndedWhileStalled)
             } else if !stalled, !sourceEnded.load(ordering: .acquiring), now - lastSampleAt >= stallNanoseconds {
                 stalled = true
                 events.append(.sensorStalled(seconds: Double(now - lastSampleAt) / 1e9))
@@ -190,7 +194,7 @@ final class DetectorLoop: @unchecked Sendable {
                 s.dropped = ring.droppedCount
                 s.suspectGyroscopeEpisodes = episodes
                 s.worn = worn
-                for t in judged { _ = s.latency.record(UInt64(clamping: max(0, now - t) / 1000)) }
+                for t in pushed { _ = s.latency.record(UInt64(clamping: max(0, now - t) / 1000)) }
                 if consumed > 0 {
                     s.lastSampleNanoseconds = newest
                     s.lastConsumedNanoseconds = now
@@ -212,7 +216,7 @@ final class DetectorLoop: @unchecked Sendable {
                     s.lastDetection = e
                 }
             }
-            for t in judged { metrics.decisionLatency(microseconds: UInt64(clamping: max(0, now - t) / 1000)) }
+            for t in pushed { metrics.decisionLatency(microseconds: UInt64(clamping: max(0, now - t) / 1000)) }
             if rateWindow >= 2_000_000_000 {
                 rateWindowStart = now
                 rateWindowCount = 0
