@@ -197,17 +197,6 @@ import Glibc
         #expect(!BluetoothKeychain.switchedOff(open: 0, by: .disconnected(errno: ECONNRESET)))
     }
 
-    /// A stop (a restart, a re-pairing) that comes inside a pattern's window decides it then:
-    /// the press was the wearer's, and the workflow still listens.
-    @Test func aPatternStillOpenAtAStopIsDecidedThen() async throws {
-        let rig = try Rig(timing: PressTiming(debounce: 0.05, window: 2))
-        #expect(await rig.connected())
-        rig.tag.press()
-        #expect(await rig.wait { _ in rig.keychain.snapshot.notifications == 1 })
-        await rig.shutDown()
-        #expect(rig.presses == [.single], "\(rig.events)")
-    }
-
     /// A double press (an SOS pattern) whose window the tag's drop cuts is still served when
     /// the window closes: a long press that switches the tag off sends one notification, not two.
     @Test func aDoubleCutByTheLinkDroppingIsServed() async throws {

@@ -37,19 +37,22 @@ import Testing
         #expect(ids(DeliveryOrder.due([duress, alert, other], health: [], at: 10, eligible: { $0.message.id != 2 })) == [3])
     }
 
-    @Test mutating func aFailingChannelOffersOneProbeTheMessageTriedTheFewestTimes() {
-        let first = pending(.alert, to: "+1", lastTried: 10, attempts: 3) // 1
-        let second = pending(.alert, to: "+2", lastTried: 20, attempts: 2) // 2
-        let followUp = pending(.allClear, to: "+3", lastTried: 15, attempts: 2) // 3
+    @Test mutating func aFailingChannelOffersOneProbeTheMessageWaitingLongest() {
+        let first = pending(.alert, to: "+1", lastTried: 20) // 1
+        let second = pending(.alert, to: "+2", lastTried: 10) // 2
+        let followUp = pending(.allClear, to: "+3", lastTried: 15) // 3
         let other = pending(.alert, to: "+4", on: "webhook") // 4
         let failing = ChannelHealth(channel: "sms", failingSince: 0, nextProbeAt: 30, failures: 3, isDown: false)
         #expect(ids(DeliveryOrder.due([first, second, followUp, other], health: [failing], at: 29)) == [4], "the probe is not due yet")
-        #expect(ids(DeliveryOrder.due([first, second, followUp, other], health: [failing], at: 30)) == [2, 4], "fewest tries, the alert among equals")
+        #expect(ids(DeliveryOrder.due([first, second, followUp, other], health: [failing], at: 30)) == [2, 4], "tried longest ago")
         #expect(ids(DeliveryOrder.due([followUp], health: [failing], at: 30)) == [3], "with no alert waiting, the follow-up is the probe")
-        // Never tried: an alert before a follow-up.
+        // Never tried, due at the same time: an alert before a follow-up.
         let fresh = pending(.locationUpdate, to: "+3") // 5
         let freshAlert = pending(.alert, to: "+5") // 6
         #expect(ids(DeliveryOrder.due([fresh, freshAlert], health: [failing], at: 30)) == [6])
+        // A follow-up queued after an alert's last try waits behind it.
+        let queuedLater = pending(.locationUpdate, to: "+3", at: 25) // 7
+        #expect(ids(DeliveryOrder.due([first, queuedLater], health: [failing], at: 30)) == [1])
     }
 
     /// Anna's alert keeps failing on a channel that works for Ben (a relay whose route to her is
@@ -60,9 +63,10 @@ import Testing
         let bensUpdate = pending(.locationUpdate, to: "+ben", lastTried: 25, attempts: 1) // 2
         let failing = ChannelHealth(channel: "sms", failingSince: 0, nextProbeAt: 45, failures: 4, isDown: false)
         #expect(ids(DeliveryOrder.due([annasAlert, bensUpdate], health: [failing], at: 45)) == [2])
-        // A clock set back since: her alert's last try looks later than it was; counts do not move.
-        let afterStep = pending(.locationUpdate, to: "+ben", lastTried: 5, attempts: 5) // 3
-        #expect(ids(DeliveryOrder.due([annasAlert, afterStep], health: [failing], at: 45)) == [1])
+        // And the other way round: Ben's route dead, a fresh update of his every minute (no
+        // tries yet, but queued after her alert's last try) does not keep hers from a turn.
+        let bensNewest = pending(.locationUpdate, to: "+ben", at: 42) // 3
+        #expect(ids(DeliveryOrder.due([annasAlert, bensNewest], health: [failing], at: 45)) == [1])
     }
 
     @Test mutating func nextDueIsTheProbeTimeAndIgnoresBlockedFollowUps() {

@@ -273,9 +273,9 @@ import Testing
             let toAnna = pagerAttempts(events, to: anna)
             #expect(toAnna.first.map { $0.kind == "alert" && !$0.delivered } == true)
             #expect(events.contains { if case .abandoned(let message, "number rejected") = $0.report { message.recipient == anna } else { false } })
-            // Ben's failing alert keeps the channel on probes until 405 s, but the probe goes to the
-            // message tried longest ago: her repeat, never tried, is the probe at 330 and goes.
-            #expect(toAnna.filter { $0.kind == "keychain_repeat" && $0.delivered }.map(\.t) == [330, 630], "her follow-ups go without the alert")
+            // Ben's failing alert keeps the channel on probes until 405 s, but the probe goes round:
+            // at 330 it is his alert, tried longest ago; her repeat, queued then, is the next, 15 s on.
+            #expect(toAnna.filter { $0.kind == "keychain_repeat" && $0.delivered }.map(\.t) == [345, 630], "her follow-ups go without the alert")
             let line = try #require(try store.journal().first { $0.type == "undeliverable" })
             #expect(line.payload.hasSuffix("|number rejected; follow-ups to \(anna) will be sent without it"))
         }

@@ -40,6 +40,19 @@ import Testing
         }
     }
 
+    /// A failed try's time moves with the clock: the probe order compares it with times on the
+    /// new clock (`DeliveryOrder`), and left behind it would pin or starve that message.
+    @Test func aFailedTrysTimeMovesWithTheClock() throws {
+        try withStore { store in
+            try store.enqueue(.alert, at: 100 * s)
+            let message = try #require(try store.due(at: 100 * s).first)
+            try store.transaction { try $0.recordFailedAttempt(message, delay: 10, reason: "no route", at: 100 * s) }
+            try store.transaction { try $0.shiftPendingTimes(by: -hour, at: 105 * s - hour) }
+            let pending = try #require(try store.snapshot { try $0.pendingMessages() }.first { $0.message.id == message.id })
+            #expect(pending.lastAttemptAt == 100 * s - hour)
+        }
+    }
+
     @Test func anAbandonedMessageStaysAbandonedWhicheverWayTheClockGoes() throws {
         try withStore { store in
             try store.enqueue(.alert, at: 100 * s)

@@ -71,16 +71,6 @@ public struct PressClassifier: Sendable, Equatable {
         return Self.pattern(count)
     }
 
-    /// The pattern still open, decided now whatever its window says (the keychain is stopping).
-    public mutating func decideNow() -> KeychainPress? {
-        defer {
-            count = 0
-            swallowing = false
-            lastAccepted = nil
-        }
-        return Self.pattern(count)
-    }
-
     /// Presses of the pattern still open (0 when none is).
     public var openPresses: Int { count }
 

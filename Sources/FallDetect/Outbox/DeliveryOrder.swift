@@ -4,11 +4,12 @@
 /// - a follow-up waits while its recipient's alert is still undelivered (an abandoned alert no
 ///   longer holds anything back);
 /// - a healthy channel takes everything due; a failing one only its probe, when the probe is due:
-///   the message tried the fewest times, alerts first among equals, then the oldest. So the
-///   probe goes round: one recipient whose alert keeps failing cannot starve the others'
-///   follow-ups on the same channel. A count, not a time, so a clock step cannot pin one
-///   message as the probe. A probe that succeeds makes the channel healthy, and every waiting
-///   alert goes in that same pass.
+///   the message waiting longest for a try: by its last attempt, or, never tried, by when it
+///   fell due (before one tried at that same time); alerts first among equals. So the probe goes round: one recipient whose alert
+///   keeps failing cannot starve the others' follow-ups on the same channel, and a follow-up
+///   queued after an alert's last try waits behind it. Both times move with clock steps
+///   (`movePendingTimes`), so a step cannot pin one message as the probe. A probe that
+///   succeeds makes the channel healthy, and every waiting alert goes in that same pass.
 enum DeliveryOrder {
     /// Messages that may be attempted now, in the order to try them. Only `eligible` ones are
     /// offered (a pass takes what was queued by its start), but every waiting alert still holds
@@ -47,6 +48,8 @@ enum DeliveryOrder {
     }
 
     private static func isBetterProbe(_ a: PendingMessage, than b: PendingMessage) -> Bool {
-        (a.message.attempts, a.priority, a.message.id) < (b.message.attempts, b.priority, b.message.id)
+        // At the same time, one never tried before one tried then.
+        (a.lastAttemptAt ?? a.nextAttemptAt, a.lastAttemptAt == nil ? 0 : 1, a.priority, a.message.id)
+            < (b.lastAttemptAt ?? b.nextAttemptAt, b.lastAttemptAt == nil ? 0 : 1, b.priority, b.message.id)
     }
 }

@@ -8,7 +8,7 @@ struct PendingMessage: Sendable, Equatable, FetchableRecord {
     var priority: Int
     var createdAt: Int64
     var nextAttemptAt: Int64
-    /// nil until the first attempt.
+    /// nil until the first attempt; with `nextAttemptAt`, how long it has waited for a probe.
     var lastAttemptAt: Int64?
 
     init(message: OutboxMessage, createdAt: Int64, nextAttemptAt: Int64? = nil, lastAttemptAt: Int64? = nil) {

@@ -56,9 +56,13 @@ extension WorkflowTransaction {
         try setSetting("workflow", machine)
         // An abandoned message waits at Int64.max: moved, it would be pending again (and sent
         // after the all clear that abandoned it) or overflow.
+        // The last attempt's time moves too: the probe goes to the message waiting longest.
         try db.execute(
-            sql: "UPDATE outbox SET nextAttemptAt = nextAttemptAt + ? WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ?",
-            arguments: [step, Int64.max])
+            sql: """
+                UPDATE outbox SET nextAttemptAt = nextAttemptAt + ?, lastAttemptAt = lastAttemptAt + ?
+                WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ?
+                """,
+            arguments: [step, step, Int64.max])
         try db.execute(sql: "UPDATE channelHealth SET failingSince = failingSince + ?, nextProbeAt = nextProbeAt + ?", arguments: [step, step])
         // How long the device has been off the body, the sensor faulty, the keychain away.
         for condition in ["notWorn", "sensorFault", "keychainLost"] {

@@ -287,9 +287,8 @@ public final class BluetoothKeychain: KeychainLink {
             case .stop:
                 stopped = true
                 attempt?.cancel()
-                // A pattern still in its window is the wearer's (a restart or a re-pairing came
-                // just after it): decided now, while the workflow still listens, not dropped.
-                if let open = classifier.withLock({ $0.decideNow() }) { emit(open, receivedAt: lastNotification) }
+                // A pattern still in its window is dropped: decided now it could be the first
+                // press of a double SOS taken as a single "I'm fine".
                 link?.bearer.close()
                 post.finish()
             }
