@@ -50,6 +50,11 @@ import Testing
             try store.transaction { try $0.shiftPendingTimes(by: -hour, at: 105 * s - hour) }
             let pending = try #require(try store.snapshot { try $0.pendingMessages() }.first { $0.message.id == message.id })
             #expect(pending.lastAttemptAt == 100 * s - hour)
+            // An SMS the network accepted, waiting for its report, records its try as well: kept at
+            // the old failure's time, it would win every probe of a failing channel.
+            try store.failed(message, retryAfter: 20, at: 130 * s - hour)
+            let polled = try #require(try store.snapshot { try $0.pendingMessages() }.first { $0.message.id == message.id })
+            #expect(polled.lastAttemptAt == 130 * s - hour)
         }
     }
 

@@ -16,7 +16,8 @@ import FoundationNetworking
 ///     duplicates.
 ///
 /// Outcomes: 2xx delivered; 408, 425, 429, 5xx and network errors retry (after `Retry-After` when
-/// the server gives one in seconds, capped by the policy); 3xx (redirects are not followed) and
+/// the server gives one in seconds, capped by the policy); 401 and 403 retry too (a secret or a
+/// clock fixed meanwhile makes the same request pass); 3xx (redirects are not followed) and
 /// other 4xx are permanent, since sending the same request again would get the same answer.
 public final class WebhookChannel: AlertChannel {
     public let name: String

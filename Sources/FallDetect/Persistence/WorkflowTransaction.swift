@@ -358,9 +358,13 @@ public struct WorkflowTransaction {
     /// superseded while this one was on its way (the all clear gave up on its alert): that stays
     /// so, or the alert would go again after the all clear.
     public func failed(_ message: OutboxMessage, retryAfter: Double, at now: Int64) throws {
+        // The attempt's time too: the probe order ranks by it, and an old one would win every probe.
         try db.execute(
-            sql: "UPDATE outbox SET attempts = attempts + 1, nextAttemptAt = ? WHERE id = ? AND deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ?",
-            arguments: [now + Int64(retryAfter * 1e9), message.id, Int64.max])
+            sql: """
+                UPDATE outbox SET attempts = attempts + 1, nextAttemptAt = ?, lastAttemptAt = ?
+                WHERE id = ? AND deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ?
+                """,
+            arguments: [now + Int64(retryAfter * 1e9), now, message.id, Int64.max])
         try attemptEndedUndelivered(message, at: now)
     }
 }

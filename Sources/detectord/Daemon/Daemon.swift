@@ -313,7 +313,7 @@ struct Daemon {
         var configuration = ServiceGroupConfiguration(
             services: services, gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [],
             logger: Logger(label: "detectord.lifecycle", factory: { DaemonLogHandler(label: $0).with(level: .warning) }))
-        // Whatever still holds the stop after this is cancelled, well inside systemd's 20 s
+        // Whatever still holds the stop after this is cancelled, well inside systemd's 90 s
         // (TimeoutStopSec), so the database closes and the last line is `stop`, not a SIGKILL.
         configuration.maximumGracefulShutdownDuration = .seconds(12)
         let group = ServiceGroup(configuration: configuration)

@@ -79,7 +79,7 @@ public final class BluetoothKeychain: KeychainLink {
         switch error {
         // The peer ended the link (HCI 0x13–0x15), or the socket did not say why.
         case .disconnected(let code)?: return code == ECONNRESET || code == 0
-        // nil: we closed the bearer (a reload); the press is the wearer's.
+        // nil: we closed the bearer (a set-up cut short); the press is the wearer's.
         default: return false
         }
     }
