@@ -192,7 +192,7 @@ import Glibc
         #expect(BluetoothKeychain.switchedOff(open: 1, by: .disconnected(errno: 0)), "the socket did not say why")
         #expect(!BluetoothKeychain.switchedOff(open: 1, by: .disconnected(errno: ETIMEDOUT)))
         #expect(!BluetoothKeychain.switchedOff(open: 1, by: .timeout(request: 0x0A, seconds: 2)))
-        #expect(!BluetoothKeychain.switchedOff(open: 1, by: nil), "we closed it (a reload)")
+        #expect(!BluetoothKeychain.switchedOff(open: 1, by: nil), "we closed it (a set-up cut short)")
         #expect(!BluetoothKeychain.switchedOff(open: 2, by: .disconnected(errno: ECONNRESET)))
         #expect(!BluetoothKeychain.switchedOff(open: 0, by: .disconnected(errno: ECONNRESET)))
     }

@@ -24,15 +24,7 @@ public struct KeychainPressPolicy: Sendable, Equatable {
 
     /// The SOS pattern, or one with more presses that is not "I'm fine".
     public func meansSOS(_ press: KeychainPress) -> Bool {
-        press == sos || (press != imFine && Self.presses(press) > Self.presses(sos))
-    }
-
-    static func presses(_ press: KeychainPress) -> Int {
-        switch press {
-        case .single: 1
-        case .double: 2
-        case .triple: 3
-        }
+        press == sos || (press != imFine && press.presses > sos.presses)
     }
 
     public func decide(_ press: KeychainPress, state: EmergencyState, trigger: EmergencyTrigger?) -> KeychainPressDecision {

@@ -9,13 +9,8 @@ struct APIServerService: Service {
     let server: any Service
     /// Said at each failure, with the wait before the next try (seconds).
     let failed: @Sendable (_ error: any Error, _ retryInSeconds: Double) -> Void
-    var firstRetrySeconds = 1.0
-    var lastRetrySeconds = 30.0
-
-    init(server: any Service, failed: @escaping @Sendable (any Error, Double) -> Void) {
-        self.server = server
-        self.failed = failed
-    }
+    let firstRetrySeconds = 1.0
+    let lastRetrySeconds = 30.0
 
     func run() async throws {
         var wait = firstRetrySeconds

@@ -146,12 +146,9 @@ struct Daemon {
             case .sensorResumed(let seconds):
                 publish(DaemonEvent("sensor_recovered", at: now, [("message", .string("samples again after \(DaemonStatus.tenths(seconds)) s"))]))
                 workflow.submit(.sensorFault(isFaulty: false, sinceMonotonic: MonotonicTime.nowNanoseconds()))
-            case .sensorStreaming:
-                // Clears a fault the database kept from before this process; nothing when none.
-                workflow.submit(.sensorFault(isFaulty: false, sinceMonotonic: MonotonicTime.nowNanoseconds()))
-            case .sensorEndedWhileStalled:
-                // A source that ended while silent (a simulated chip's run over while it was
-                // unplugged) sends no sample to clear the fault its silence raised.
+            case .sensorStreaming, .sensorEndedWhileStalled:
+                // Clears a fault the database kept from before this process (nothing when none),
+                // or one a source raised by ending while silent: it sends no sample to clear it.
                 workflow.submit(.sensorFault(isFaulty: false, sinceMonotonic: MonotonicTime.nowNanoseconds()))
             case .wear(let change):
                 // The change is on the samples' clock; its age is what carries over.

@@ -67,7 +67,6 @@ public final class BluetoothKeychain: KeychainLink {
         case attempt, deadline, refresh, testBeepEnd, batteryRead
     }
 
-    /// How long a link must last for a drop to start the backoff afresh.
     /// Whether a drop with `open` presses still being classified is the tag switched off by a
     /// long press (whose button sends one notification, then the tag ends the link, in its
     /// set-up too), so that press is no SOS. Two presses or more are the wearer's; so is a press
@@ -84,6 +83,7 @@ public final class BluetoothKeychain: KeychainLink {
         }
     }
 
+    /// How long a link must last for a drop to start the backoff afresh.
     static let stableLinkSeconds = 30.0
 
     /// What the link is doing, for status.
@@ -145,12 +145,8 @@ public final class BluetoothKeychain: KeychainLink {
                         do throws(ATTError) { bearer = try ATTBearer(socket: socket, label: summary, defaultTimeout: profile.requestTimeout) } catch {
                             throw .link(error)
                         }
-                        guard !Task.isCancelled else {
-                            bearer.close()
-                            return
-                        }
                         do throws(KeychainSessionError) {
-                            // A stop meanwhile closes the bearer, which ends the set-up's requests.
+                            // A stop meanwhile (or already) closes the bearer, which ends the set-up's requests.
                             let opened: Result<KeychainSession, KeychainSessionError> = await withTaskCancellationHandler {
                                 do throws(KeychainSessionError) { return .success(try await KeychainSession.open(bearer, profile: profile)) } catch {
                                     return .failure(error)
