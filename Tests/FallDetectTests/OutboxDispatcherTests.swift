@@ -383,4 +383,35 @@ import Testing
         #expect(dispatcher.probeDelay(afterFailures: 1, channelAsked: 10) == 10, "a channel's own longer wait is kept…")
         #expect(dispatcher.probeDelay(afterFailures: 1, channelAsked: 600) == 15, "…up to the probe interval")
     }
+
+    /// The daemon's dispatchers each take one lane: the pager's sends only the pager's messages and
+    /// says nothing else is due; the lane of unconfigured channels abandons the fax alert, as one
+    /// dispatcher for all would, and leaves the pager's alone.
+    @Test func aLaneSendsOnlyItsOwnChannelsMessages() async throws {
+        try await withDatabase { path in
+            let store = try WorkflowStore(path: path)
+            try store.saveContact(Contact(name: "Anna", phone: anna, channel: "pager"))
+            try store.saveContact(Contact(name: "Ben", phone: ben, channel: "fax"))
+            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+            try store.apply(.sos(fromKeychain: false), at: 40 * s)
+            try store.apply(.tick, at: 70 * s)
+            let pager = RecordingChannel(name: "pager")
+            func lane(_ lane: OutboxLane) -> OutboxDispatcher {
+                var options = OutboxDispatcher.Options(deviceID: "test-device", channels: ["pager": pager, "console": ConsoleChannel(sink: { _ in })])
+                options.lane = lane
+                return OutboxDispatcher(store: store, options: options)
+            }
+            let lanes: [OutboxLane] = [.channel("console"), .channel("pager"), .allExcept(["console", "pager"])]
+            let others = try await lane(lanes[2]).deliverDue(at: 70 * s)
+            let abandoned = others.compactMap { if case .abandoned(let m, _) = $0 { m.channel + " " + m.recipient } else { nil } }
+            #expect(abandoned == ["fax \(ben)"])
+            #expect(others.allSatisfy { if case .attempted = $0 { false } else { true } }, "\(others)")
+            #expect(pager.received.isEmpty)
+            #expect(try lane(lanes[2]).nextDue() == nil)
+            #expect(try lane(lanes[1]).nextDue() == 70 * s, "the pager's alert is due, and only its lane says so")
+            let sent = try await lane(lanes[1]).deliverDue(at: 70 * s)
+            #expect(pager.received.map(\.recipient) == [anna])
+            #expect(sent.allSatisfy { if case .attempted(let m, _, _, _, _) = $0 { m.channel == "pager" } else { true } }, "\(sent)")
+        }
+    }
 }

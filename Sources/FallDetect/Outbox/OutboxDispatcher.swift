@@ -2,7 +2,8 @@ import Foundation
 
 /// The one place that sends what the workflow asked for, retries, and records the outcome; used
 /// by `detectord drill` and the daemon. Not an actor: the caller owns it from one task and calls
-/// `deliverDue(at:)` after every input and whenever `nextDue()` says something falls due.
+/// `deliverDue(at:)` after every input and whenever `nextDue()` says something falls due. The
+/// daemon runs one per channel (`Options.lane`), each on its own task, on the same store.
 ///
 /// Rules (docs/workflow.md, "Delivery"):
 /// - Backoff is per channel, not per message. While a channel fails, one probe goes out at most
@@ -38,6 +39,9 @@ public final class OutboxDispatcher {
         /// clock can be set meanwhile, so an outcome is recorded at its own time, never at the
         /// pass's start. Nil (the drill, on its scripted time) keeps `deliverDue`'s time throughout.
         public var clock: (@Sendable () -> Int64)?
+        /// The channels whose messages this dispatcher sends (`OutboxLane`): the daemon runs one
+        /// dispatcher per channel, the drill one for all.
+        public var lane: OutboxLane = .all
 
         public init(deviceID: String, isTest: Bool = false, channels: [String: any AlertChannel] = [:]) {
             self.deviceID = deviceID
@@ -80,7 +84,10 @@ public final class OutboxDispatcher {
         // by id, which no clock step moves; a row made at the pass's own time (the drill's) is
         // as good as queued before it.
         let last = try store.snapshot { try $0.lastOutboxID() }
-        while let next = try nextToTry(at: now, eligible: { $0.message.id <= last || $0.createdAt <= utc }, excluding: tried) {
+        let lane = options.lane
+        while let next = try nextToTry(
+            at: now, eligible: { lane.contains($0.message.channel) && ($0.message.id <= last || $0.createdAt <= utc) }, excluding: tried)
+        {
             tried.insert(next.message.id)
             now = try await attempt(next.message, channelDown: next.channelDown, at: now, report: report)
         }
@@ -99,7 +106,9 @@ public final class OutboxDispatcher {
 
     /// When the next message falls due (nil when none waits): the caller sleeps until then.
     public func nextDue() throws -> Int64? {
-        try store.snapshot { tx in DeliveryOrder.nextDue(try tx.pendingMessages(), health: try tx.channelHealth()) }
+        try store.snapshot { [lane = options.lane] tx in
+            DeliveryOrder.nextDue(try tx.pendingMessages().filter { lane.contains($0.message.channel) }, health: try tx.channelHealth())
+        }
     }
 
     // MARK: Deciding
@@ -126,7 +135,9 @@ public final class OutboxDispatcher {
 
     private func supersedeStaleFollowUps(at utc: Int64) throws -> [DispatchReport] {
         try store.transaction { tx in
-            let followUps = try tx.pendingMessages().filter { Self.replacedByTheNewest.contains($0.message.kind) }
+            let followUps = try tx.pendingMessages().filter {
+                Self.replacedByTheNewest.contains($0.message.kind) && options.lane.contains($0.message.channel)
+            }
             // Concealed (the duress PIN's) and test messages only replace their own kind: a hidden
             // repeat superseding a visible one would show in the journal.
             struct Slot: Hashable { var recipient: String; var kind: String; var concealed: Bool; var test: Bool }

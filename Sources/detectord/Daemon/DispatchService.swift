@@ -2,9 +2,10 @@ import FallDetect
 import Foundation
 import ServiceLifecycle
 
-/// Runs the outbox dispatcher in the daemon: sends what the workflow queued as soon as it is
-/// queued (the workflow wakes it) and whenever a retry or probe falls due, and reports every
-/// attempt. The dispatcher is made inside `run`, so it belongs to this one task.
+/// Runs the outbox dispatchers in the daemon: sends what the workflow queued as soon as it is
+/// queued (the workflow wakes them) and whenever a retry or probe falls due, and reports every
+/// attempt. One dispatcher per channel (`OutboxLane`), each made inside its own task and owned by
+/// it: a channel that takes a minute to answer holds back only its own messages.
 struct DispatchService: Service {
     let store: WorkflowStore
     let channels: [String: any AlertChannel]
@@ -17,7 +18,8 @@ struct DispatchService: Service {
     /// Shared with the workflow service, never one of its own: a clock step moves the deadlines
     /// once, and each service applying it would move them twice.
     let clock: WallClock
-    private let woken = Wakeup()
+    /// Each lane with the wake-up call it takes.
+    private let lanes: [(lane: OutboxLane, woken: Wakeup)]
 
     init(
         store: WorkflowStore, channels: [String: any AlertChannel], isTest: Bool, deviceID: String, hub: EventHub, metrics: DaemonMetrics,
@@ -31,15 +33,27 @@ struct DispatchService: Service {
         self.metrics = metrics
         self.beep = beep
         self.clock = clock
+        lanes = OutboxLane.lanes(for: channels.keys).map { ($0, Wakeup()) }
     }
 
     /// Something was queued: look at the outbox now.
-    func wake() { woken.raise() }
+    func wake() {
+        for lane in lanes { lane.woken.raise() }
+    }
 
     func run() async throws {
+        await withDiscardingTaskGroup { group in
+            for (lane, woken) in lanes {
+                group.addTask { await self.run(lane, woken: woken) }
+            }
+        }
+    }
+
+    private func run(_ lane: OutboxLane, woken: Wakeup) async {
         var options = OutboxDispatcher.Options(deviceID: deviceID, isTest: isTest, channels: channels)
         options.timeZone = .current
         options.clock = { [clock] in clock.now() }
+        options.lane = lane
         let dispatcher = OutboxDispatcher(store: store, options: options)
         // Whatever a previous run left undelivered is due now.
         var nextDue: Int64? = clock.now()
@@ -55,7 +69,7 @@ struct DispatchService: Service {
                     try await dispatcher.deliverDue(at: now) { report($0) }
                     nextDue = try dispatcher.nextDue()
                 } catch {
-                    hub.publish(DaemonEvent("error", at: now, severity: .error, [("message", .string("outbox: \(error)"))]))
+                    hub.publish(DaemonEvent("error", at: now, severity: .error, [("message", .string("outbox, \(lane): \(error)"))]))
                     nextDue = now + 5_000_000_000
                 }
             }
