@@ -233,6 +233,20 @@ import Testing
         #expect(!upCycling.contains(.send(.alert)), "\(upCycling)")
     }
 
+    /// The daemon builds the pipeline again when the chip runs at another rate than asked: the
+    /// mounting learned so far goes on, at the new pipeline's rate (it kept the old one's before,
+    /// and counted its seconds off by the ratio).
+    @Test func aTakenOverMountingGoesOnAtTheNewRate() throws {
+        var running = try DetectionPipeline(profile: .walking, sampleRate: 100)
+        running.mounting = try MountingEstimator(sampleRate: 100, up: SIMD3(0, 1, 0))
+        var rebuilt = try DetectionPipeline(profile: .walking, sampleRate: 225)
+        rebuilt.mounting = try MountingEstimator(sampleRate: 225)
+        rebuilt.takeOver(from: running)
+        let mounting = try #require(rebuilt.mounting)
+        #expect(mounting.sampleRate == 225)
+        #expect(mounting.up == SIMD3(0, 1, 0) && mounting.basis == .walking)
+    }
+
     /// One sample with a NaN and one with an infinity before the fall (a corrupt recording): the
     /// fall is still detected, the attitude not poisoned for good.
     @Test func aNonFiniteSampleIsDroppedNotKeptInTheAttitude() throws {

@@ -167,6 +167,22 @@ import Testing
         #expect(tilt < 3, "tilt just after the provisional estimate: \(tilt)°")
     }
 
+    /// Retimed to the rate the chip really runs at, it counts seconds at that rate: 4 s steady at
+    /// 100 Hz and 0.5 s at 200 Hz are 4.5 s, short of the 5 s a provisional estimate needs (at
+    /// the old step per sample they would count as 5).
+    @Test func retimingCountsSecondsAtTheNewRate() throws {
+        var e = try MountingEstimator(sampleRate: 100)
+        Self.feed(Self.standing(seconds: 4), mount: .identity, into: &e)
+        try e.retime(to: 200)
+        #expect(e.sampleRate == 200)
+        Self.feed(Self.standing(seconds: 0.5, rate: 200, seed: 3), mount: .identity, into: &e, rate: 200, from: 4_000_000_000)
+        #expect(e.basis == .none, "4.5 s steady")
+        Self.feed(Self.standing(seconds: 0.6, rate: 200, seed: 4), mount: .identity, into: &e, rate: 200, from: 4_500_000_000)
+        #expect(e.basis == .steady, "5.1 s steady")
+        #expect(throws: FallDetectError.self) { try e.retime(to: 0) }
+        #expect(e.sampleRate == 200, "a refused rate changes nothing")
+    }
+
     @Test func pushingAllocatesNothing() throws {
         try #require(MallocCounter.isActive, "the allocation counter is blind")
         var rng = SplitMix64(seed: 9)

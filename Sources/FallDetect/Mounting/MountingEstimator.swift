@@ -81,9 +81,9 @@ public struct MountingEstimator: Sendable {
     /// How long a steady stretch must last to give the provisional estimate, s.
     public static let steadySeconds: Float = 5
 
-    public let sampleRate: Float
-    let period: Float
-    let alpha: Float
+    public private(set) var sampleRate: Float
+    private(set) var period: Float
+    private(set) var alpha: Float
     var started = false
     /// Smoothed acceleration (gravity's direction and size), |a| and |a|², sensor frame.
     var mean = SIMD3<Float>.zero
@@ -137,6 +137,17 @@ public struct MountingEstimator: Sendable {
             adopt(up / n, basis: .walking)
             awaitingWalking = false
         }
+    }
+
+    /// Goes on at another rate with what it learned (the chip runs at 104 Hz where 100 was asked):
+    /// every statistic is kept in seconds, g and crossings per second, so only the step per
+    /// sample changes. Kept at the old rate, a walk's seconds would count 4 % off there, and
+    /// 12.5 % off at 225 Hz for 200.
+    public mutating func retime(to sampleRate: Float) throws(FallDetectError) {
+        let fresh = try MountingEstimator(sampleRate: sampleRate)
+        self.sampleRate = fresh.sampleRate
+        period = fresh.period
+        alpha = fresh.alpha
     }
 
     /// Rotates one sensor-frame sample into the body frame after updating the estimate with it.

@@ -60,9 +60,12 @@ public struct DetectionPipeline: Sendable {
     /// learned of how the device is worn: its mounting estimate, which holds for any profile (with
     /// `auto` axes nothing is judged until there is one), and whether it is on a body, when both
     /// judge that alike (a device lying off would otherwise count as worn again, and its return
-    /// would go unnoticed). A mapping given in the configuration stays as given.
+    /// would go unnoticed). A mapping given in the configuration stays as given. The estimate goes
+    /// on at this pipeline's rate (built again for the rate the chip really runs at).
     public mutating func takeOver(from running: DetectionPipeline) {
-        if mounting != nil, let learned = running.mounting, learned.isEstimated { mounting = learned }
+        if let rate = mounting?.sampleRate, var learned = running.mounting, learned.isEstimated, (try? learned.retime(to: rate)) != nil {
+            mounting = learned
+        }
         if wear.parameters == running.wear.parameters {
             if wear.sampleRate == running.wear.sampleRate { wear = running.wear } else { wear.continueFrom(running.wear) }
         }
