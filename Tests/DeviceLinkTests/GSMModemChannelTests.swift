@@ -49,8 +49,8 @@ import Synchronization
             for expected in ["AT", "ATE0", "AT+CMEE=1", "AT+CMGF=1", "AT+CNMI=2,1,0,1,0", "AT+CSQ", "AT+CREG?", "AT+CSCS=\"GSM\"", "AT+CSMP=49,167,0,0"] {
                 #expect(commands.contains(expected), "missing \(expected) in \(commands)")
             }
-            #expect(commands.last == "AT+CMGS=\"+33612345678\"")
-            #expect(modem.submitted == [ModemSimulator.Submitted(address: Self.number, charset: "GSM", body: Array(text.utf8))])
+            #expect(commands.last == "AT+CMGS=\"+33612345678\",145")
+            #expect(modem.submitted == [ModemSimulator.Submitted(address: Self.number, charset: "GSM", body: Array(text.utf8), numberType: 145)])
         }
     }
 
@@ -72,6 +72,8 @@ import Synchronization
             let submitted = try #require(modem.submitted.first)
             #expect(submitted.charset == "UCS2")
             #expect(submitted.address == "002B00330033003600310032003300340035003600370038")
+            // The hex of '+' does not say international to every modem: the type does.
+            #expect(submitted.numberType == 145)
             #expect(String(decoding: submitted.body, as: UTF8.self) == "014100F30064017A0020003100310032")
         }
     }
@@ -214,7 +216,7 @@ import Synchronization
             #expect(second.isDelivered, "\(second)")
             #expect(modem.submitted.count == 2, "the first part is not sent again")
             #expect(modem.submitted.last.map { String(decoding: $0.body, as: UTF8.self).hasPrefix("(2/2) ") } == true)
-            let afterRestart = modem.commands.split(separator: "AT+CMGS=\"+33612345678\"", omittingEmptySubsequences: false).dropFirst(2).first ?? []
+            let afterRestart = modem.commands.split(separator: "AT+CMGS=\"+33612345678\",145", omittingEmptySubsequences: false).dropFirst(2).first ?? []
             #expect(afterRestart.contains("AT+CMGF=1") && afterRestart.contains("AT+CSCS=\"GSM\""), "set up again: \(afterRestart)")
         }
     }

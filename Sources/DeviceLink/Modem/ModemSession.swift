@@ -227,7 +227,10 @@ final class ModemSession {
     private func submit(_ port: SerialPort, to number: PhoneNumber, body: [UInt8], charset: TextModeSMS.Charset) throws -> Int {
         // Under AT+CSCS="UCS2" every string parameter is UCS-2 hex, the number included.
         let address = charset == .ucs2 ? UCS2Hex.encode(number.e164) : number.e164
-        try port.write("AT+CMGS=\"\(address)\"\r", timeout: settings.commandTimeout)
+        // 145: an international number. 27.005 lets a modem infer it from a leading '+', but a
+        // modem reading the UCS-2 hex of '+' ("002B") may not, and sends the number as unknown
+        // (129), which the network then takes for a national one.
+        try port.write("AT+CMGS=\"\(address)\",145\r", timeout: settings.commandTimeout)
         let promptDeadline = SerialPort.now() + settings.submitTimeout
         waiting: while true {
             switch try port.readPrompt("> ", timeout: promptDeadline - SerialPort.now()) {

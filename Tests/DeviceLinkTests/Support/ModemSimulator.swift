@@ -42,6 +42,10 @@ final class ModemSimulator: Sendable {
         var address: String
         var charset: String
         var body: [UInt8]
+        /// The type of number the message went with: the one given, else 145 for a number that
+        /// starts with a plain '+' and 129 (unknown) for any other, the UCS-2 hex of '+' included,
+        /// as a modem that does not decode the number before looking at it does.
+        var numberType: Int
     }
 
     private struct State {
@@ -54,6 +58,7 @@ final class ModemSimulator: Sendable {
         var textMode = false
         var restarted = false
         var pendingAddress: String?
+        var pendingType: Int?
         var nextReference = 41
         var stop = false
     }
@@ -176,8 +181,19 @@ final class ModemSimulator: Sendable {
         case upper.hasPrefix("AT+CMGS=\"") && !state.withLock({ $0.textMode }):
             reply += "\r\n+CMS ERROR: 304\r\n"
         case upper.hasPrefix("AT+CMGS=\""):
-            let address = String(line.dropFirst(9).dropLast())
-            state.withLock { $0.pendingAddress = address }
+            // AT+CMGS="<da>"[,<toda>]: 129 (unknown) or 145 (international) only.
+            let parameters = line.dropFirst(9)
+            guard let close = parameters.firstIndex(of: "\""),
+                  ["", ",129", ",145"].contains(parameters[parameters.index(after: close)...])
+            else {
+                reply += "\r\n+CMS ERROR: 304\r\n"
+                break
+            }
+            let type = parameters[parameters.index(after: close)...].dropFirst()
+            state.withLock {
+                $0.pendingAddress = String(parameters[..<close])
+                $0.pendingType = Int(type)
+            }
             reply += "\r\n> "
         case upper.hasPrefix("AT"):
             reply += "\r\nOK\r\n"
@@ -190,10 +206,12 @@ final class ModemSimulator: Sendable {
     private func submit(_ body: [UInt8], send: Bool) {
         let (behavior, reference): (Behavior, Int) = state.withLock { state in
             let address = state.pendingAddress ?? ""
+            let type = state.pendingType ?? (address.hasPrefix("+") ? 145 : 129)
             state.pendingAddress = nil
+            state.pendingType = nil
             let reference = state.nextReference
             if send {
-                state.submitted.append(Submitted(address: address, charset: state.charset, body: body))
+                state.submitted.append(Submitted(address: address, charset: state.charset, body: body, numberType: type))
                 if state.behavior.submitReply == .accept { state.nextReference += 1 }
             }
             return (state.behavior, reference)
