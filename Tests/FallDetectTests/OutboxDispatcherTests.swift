@@ -402,6 +402,7 @@ import Testing
                 return OutboxDispatcher(store: store, options: options)
             }
             let lanes: [OutboxLane] = [.channel("console"), .channel("pager"), .allExcept(["console", "pager"])]
+            #expect(OutboxLane.lanes(for: ["pager", "console"]) == [.channel("pager"), .allExcept(["pager"])])
             let others = try await lane(lanes[2]).deliverDue(at: 70 * s)
             let abandoned = others.compactMap { if case .abandoned(let m, _) = $0 { m.channel + " " + m.recipient } else { nil } }
             #expect(abandoned == ["fax \(ben)"])

@@ -35,7 +35,9 @@ import Testing
 
     /// A webhook receiver that hangs until the request's timeout (up to 300 s) held back the SMS
     /// alerts queued behind it, since the outbox sent one message at a time. Each channel now has
-    /// its own dispatcher: the SMS alert goes while the webhook still waits.
+    /// its own dispatcher: the SMS alert goes while the webhook still waits. Cancelled meanwhile,
+    /// the SMS contact gets the all clear at once, and the webhook's contact once its alert's
+    /// attempt has ended (it may have arrived), however it ended.
     @Test func aHangingChannelHoldsBackNoOtherChannel() async throws {
         let protected = try ProtectedStore("dispatch-lanes", channel: "webhook")
         defer { try? FileManager.default.removeItem(at: protected.directory) }
@@ -54,39 +56,49 @@ import Testing
             store: store, channels: ["webhook": webhook, "sms": sms, "console": ConsoleChannel(name: "console", sink: { _ in })],
             isTest: false, deviceID: "test", hub: hub, metrics: DaemonMetrics(), clock: WallClock(store: store, hub: hub))
         let running = Task { try await ServiceGroup(services: [dispatcher], logger: logger).run() }
-        #expect(await KeychainServiceTests.eventually { webhook.started.withLock { $0 } > 0 }, "the webhook's alert was never tried")
-        #expect(await KeychainServiceTests.eventually { sms.recipients.withLock { $0 } == ["+351914444444"] },
-                "SMS alerts sent while the webhook hung: \(sms.recipients.withLock { $0 })")
-        #expect(try store.workflow().state == .emergencySent)
-        // The webhook's request is still open: cancelling ends it (a graceful stop would wait for it).
-        running.cancel()
-        _ = try? await running.value
+        defer { running.cancel() }
+        #expect(await KeychainServiceTests.eventually { webhook.kinds.withLock { $0 } == [.alert] }, "the webhook's alert was never tried")
+        #expect(await KeychainServiceTests.eventually { (try? store.workflow().state) == .emergencySent },
+                "SMS sent while the webhook hung: \(sms.kinds.withLock { $0 })")
+        #expect(sms.kinds.withLock { $0 } == [.alert])
+
+        try store.apply(.disarm(.correct), at: WorkflowService.utcNow())
+        try store.apply(.cancel, at: WorkflowService.utcNow())
+        #expect(try store.workflow().state == .emergencyEnded)
+        dispatcher.wake()
+        #expect(await KeychainServiceTests.eventually { sms.kinds.withLock { $0 } == [.alert, .allClear] }, "\(sms.kinds.withLock { $0 })")
+        #expect(webhook.kinds.withLock { $0 } == [.alert], "the webhook's lane is still in its first attempt")
+        webhook.release()
+        #expect(await KeychainServiceTests.eventually { webhook.kinds.withLock { $0 } == [.alert, .allClear] }, "\(webhook.kinds.withLock { $0 })")
     }
 }
 
-/// A receiver that never answers: the attempt lasts until its task is cancelled.
+/// A receiver that does not answer until released: then it takes what comes.
 private final class HangingChannel: AlertChannel {
     let name: String
-    let started = Mutex(0)
+    let kinds = Mutex<[MessageKind]>([])
+    private let released = Mutex(false)
 
     init(name: String) { self.name = name }
 
+    func release() { released.withLock { $0 = true } }
+
     func deliver(_ message: OutgoingMessage) async -> DeliveryOutcome {
-        started.withLock { $0 += 1 }
-        try? await Task.sleep(for: .seconds(3600))
-        return .retryAfter(seconds: 1, reason: "timed out")
+        kinds.withLock { $0.append(message.kind) }
+        while !released.withLock({ $0 }), !Task.isCancelled { try? await Task.sleep(for: .milliseconds(10)) }
+        return .delivered(reference: message.idempotencyKey)
     }
 }
 
-/// A receiver that takes every message at once and keeps who it was for.
+/// A receiver that takes every message at once and keeps what kind it was.
 private final class DeliveredChannel: AlertChannel {
     let name: String
-    let recipients = Mutex<[String]>([])
+    let kinds = Mutex<[MessageKind]>([])
 
     init(name: String) { self.name = name }
 
     func deliver(_ message: OutgoingMessage) async -> DeliveryOutcome {
-        recipients.withLock { $0.append(message.recipient) }
+        kinds.withLock { $0.append(message.kind) }
         return .delivered(reference: message.idempotencyKey)
     }
 }

@@ -9,8 +9,8 @@ public enum OutboxLane: Sendable, Hashable, CustomStringConvertible {
     case all
     /// The channel of this name.
     case channel(String)
-    /// Every channel not named here: the messages to a channel that is not configured, which the
-    /// dispatcher abandons, saying so.
+    /// Every channel not named here: the local log's console, and the messages to a channel that
+    /// is not configured, which the dispatcher abandons, saying so.
     case allExcept(Set<String>)
 
     public func contains(_ channel: String) -> Bool {
@@ -21,10 +21,12 @@ public enum OutboxLane: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// One lane per channel, the local log's console among them, and one for every other name.
+    /// One lane per channel that reaches someone, and one for the rest: the console (which only
+    /// writes the local log) and any name no channel answers to. Each lane is a task making
+    /// blocking SQLite calls on the cooperative pool, so there are no more of them than that.
     public static func lanes(for channels: some Collection<String>) -> [OutboxLane] {
-        let names = Set(channels).union([WorkflowTransaction.localLog.channel])
-        return names.sorted().map { .channel($0) } + [.allExcept(names)]
+        let remote = Set(channels).subtracting([WorkflowTransaction.localLog.channel])
+        return remote.sorted().map { .channel($0) } + [.allExcept(remote)]
     }
 
     public var description: String {
