@@ -243,7 +243,8 @@ import Testing
         rebuilt.mounting = try MountingEstimator(sampleRate: 225)
         rebuilt.takeOver(from: running)
         let mounting = try #require(rebuilt.mounting)
-        #expect(mounting.sampleRate == 225)
+        let fresh = try MountingEstimator(sampleRate: 225)
+        #expect(mounting.sampleRate == 225 && mounting.period == fresh.period && mounting.alpha == fresh.alpha)
         #expect(mounting.up == SIMD3(0, 1, 0) && mounting.basis == .walking)
     }
 
