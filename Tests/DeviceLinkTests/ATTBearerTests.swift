@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import DeviceLink
 
@@ -93,6 +96,25 @@ import Testing
         peer.send(.readResponse([5]))
         #expect(try await after.value == .readResponse([5]))
         #expect(bearer.counters.malformed == 2)
+    }
+
+    /// A peer that hangs up with something of ours unread leaves us its error (ECONNRESET) ahead
+    /// of the frames it sent before: Unix sockets order them so, as L2CAP does when a link drops.
+    /// Those frames (a press, say) still arrive, before the end.
+    @Test func framesSentBeforeADropArriveBeforeItsError() async throws {
+        let (ours, theirs) = try ATTSocket.pair()
+        #expect(try ours.send(ATTPDU.readRequest(handle: 1).encoded()))
+        let peer = RawATTPeer(theirs)
+        peer.send(.notification(handle: 0x10, value: [1]))
+        peer.send(.notification(handle: 0x10, value: [2]))
+        theirs.close()
+        let bearer = try ATTBearer(socket: ours, label: "test")
+        defer { bearer.close() }
+        var events: [ATTBearerEvent] = []
+        for await event in bearer.events { events.append(event) }
+        let values = events.compactMap { if case .notification(0x10, let value, _) = $0 { value } else { nil } }
+        #expect(values == [[1], [2]], "\(events)")
+        guard case .closed(.disconnected(errno: ECONNRESET), _) = events.last else { Issue.record("\(events)"); return }
     }
 
     @Test func aHangUpFailsWhatIsPendingAndEndsTheEvents() async throws {

@@ -167,9 +167,20 @@ public final class ATTBearer: Sendable {
     /// Reads every frame waiting. A zero-length read ends the round: it is either an empty frame
     /// or the end of a hung-up socket, which poll's hang-up bit, not recv, decides.
     private func receiveAll(_ buffer: inout [UInt8], _ outbox: inout [[UInt8]]) throws(ATTError) {
-        while let (count, truncated) = try socket.receive(into: &buffer) {
-            handle(frame: buffer[0..<count], truncated: truncated, outbox: &outbox)
-            if count == 0 { return }
+        do {
+            while let (count, truncated) = try socket.receive(into: &buffer) {
+                handle(frame: buffer[0..<count], truncated: truncated, outbox: &outbox)
+                if count == 0 { return }
+            }
+        } catch .disconnected(let code) {
+            // Linux hands out a dropped link's error before the frames that came in ahead of the
+            // drop (the socket's error is checked, and cleared, before its queue): a press sent
+            // just before the tag went out of range would be lost with the link. So the frames
+            // still queued are read after it, and the error told after them.
+            while let (count, truncated) = try? socket.receive(into: &buffer), count > 0 {
+                handle(frame: buffer[0..<count], truncated: truncated, outbox: &outbox)
+            }
+            throw .disconnected(errno: code)
         }
     }
 
