@@ -63,6 +63,20 @@ import Synchronization
         }
     }
 
+    /// A modem that refuses the number's type gets the command without it, at once and from then
+    /// on; the SMS still goes.
+    @Test func aModemRefusingTheNumberTypeGetsTheCommandWithoutIt() async throws {
+        var behavior = ModemSimulator.Behavior()
+        behavior.refusesNumberType = true
+        try await withModem(behavior) { modem, channel in
+            #expect(await channel.deliver(Self.message("first")).isDelivered)
+            #expect(await channel.deliver(Self.message("second", key: "second")).isDelivered)
+            let submits = modem.commands.filter { $0.hasPrefix("AT+CMGS") }
+            #expect(submits == ["AT+CMGS=\"+33612345678\",145", "AT+CMGS=\"+33612345678\"", "AT+CMGS=\"+33612345678\""], "\(submits)")
+            #expect(modem.submitted.map(\.numberType) == [145, 145])
+        }
+    }
+
     @Test func ucs2TextAndNumberGoAsHex() async throws {
         try await withModem { modem, channel in
             let outcome = await channel.deliver(Self.message("Łódź 112"))

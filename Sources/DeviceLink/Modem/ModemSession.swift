@@ -23,6 +23,11 @@ final class ModemSession {
     /// The modem printed its start-up lines: it restarted (a brown-out when it transmits, a USB
     /// modem plugged again) and lost its settings, which the next part needs again.
     private var restarted = false
+    /// Whether AT+CMGS gives the number's type (145). 27.005 makes the type optional; every modem
+    /// we know takes it, but one that refused it would otherwise fail every SMS for ever. Cleared
+    /// only when the form without it then worked, so an error of another cause (a restart into
+    /// PDU mode, a full memory) does not take the type away.
+    private var typesNumbers = true
 
     /// A message as its parts first went out. The dispatcher writes the text anew for every
     /// attempt (with that moment's time and position); a text of another length would split into
@@ -224,22 +229,30 @@ final class ModemSession {
     }
 
     /// AT+CMGS, the prompt, the body and Ctrl-Z; returns the message reference.
-    private func submit(_ port: SerialPort, to number: PhoneNumber, body: [UInt8], charset: TextModeSMS.Charset) throws -> Int {
+    private func submit(
+        _ port: SerialPort, to number: PhoneNumber, body: [UInt8], charset: TextModeSMS.Charset, typed: Bool? = nil
+    ) throws -> Int {
+        let typed = typed ?? typesNumbers
         // Under AT+CSCS="UCS2" every string parameter is UCS-2 hex, the number included.
         let address = charset == .ucs2 ? UCS2Hex.encode(number.e164) : number.e164
         // 145: an international number. 27.005 lets a modem infer it from a leading '+', but a
         // modem reading the UCS-2 hex of '+' ("002B") may not, and sends the number as unknown
         // (129), which the network then takes for a national one.
-        try port.write("AT+CMGS=\"\(address)\",145\r", timeout: settings.commandTimeout)
+        try port.write("AT+CMGS=\"\(address)\"\(typed ? ",145" : "")\r", timeout: settings.commandTimeout)
         let promptDeadline = SerialPort.now() + settings.submitTimeout
         waiting: while true {
             switch try port.readPrompt("> ", timeout: promptDeadline - SerialPort.now()) {
             case .prompt:
+                // The form without the type worked where the typed one was refused: keep to it.
+                if !typed, typesNumbers { typesNumbers = false }
                 break waiting
             case .line(let text):
                 // A status report for an earlier part, noise, or the error that replaces the prompt.
                 let line = ModemLine(text)
                 record(line)
+                if typed, Self.isFinalError(line) {
+                    return try submit(port, to: number, body: body, charset: charset, typed: false)
+                }
                 try failIfFinal(line, during: "AT+CMGS")
             case .timeout:
                 // ESC abandons any half-open text entry so the next command starts clean.
@@ -388,6 +401,14 @@ final class ModemSession {
     /// What SIMCom and Quectel modems print when they start: after one, text mode, the character
     /// set and the routing of status reports are back to their defaults.
     static let startUpLines = ["RDY", "+CFUN: 1", "Call Ready", "SMS Ready", "+QIND: SMS DONE", "PB DONE"]
+
+    /// An error that ends the command: ERROR, +CMS ERROR or +CME ERROR.
+    private static func isFinalError(_ line: ModemLine) -> Bool {
+        switch line {
+        case .error, .cmsError, .cmeError: true
+        default: false
+        }
+    }
 
     private func failIfFinal(_ line: ModemLine, during command: String) throws {
         switch line {

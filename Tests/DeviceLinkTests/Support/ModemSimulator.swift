@@ -33,6 +33,9 @@ final class ModemSimulator: Sendable {
         var noise = false
         /// The reply to set-up commands starting with this prefix is +CMS ERROR with this code.
         var setupCMSError: (prefix: String, code: Int)?
+        /// Answers ERROR to AT+CMGS with a type of number, as a modem that does not take the
+        /// optional parameter would.
+        var refusesNumberType = false
         /// Restarts after the first SMS it accepts, as a SIM800 browned out by its transmit peak
         /// does: prints "RDY", and is back in PDU mode with echo on and the IRA character set.
         var restartsAfterFirstSubmit = false
@@ -190,6 +193,10 @@ final class ModemSimulator: Sendable {
                 break
             }
             let type = parameters[parameters.index(after: close)...].dropFirst()
+            if !type.isEmpty, state.withLock({ $0.behavior.refusesNumberType }) {
+                reply += "\r\nERROR\r\n"
+                break
+            }
             state.withLock {
                 $0.pendingAddress = String(parameters[..<close])
                 $0.pendingType = Int(type)
