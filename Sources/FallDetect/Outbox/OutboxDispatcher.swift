@@ -84,10 +84,7 @@ public final class OutboxDispatcher {
         // by id, which no clock step moves; a row made at the pass's own time (the drill's) is
         // as good as queued before it.
         let last = try store.snapshot { try $0.lastOutboxID() }
-        let lane = options.lane
-        while let next = try nextToTry(
-            at: now, eligible: { lane.contains($0.message.channel) && ($0.message.id <= last || $0.createdAt <= utc) }, excluding: tried)
-        {
+        while let next = try nextToTry(at: now, eligible: { $0.message.id <= last || $0.createdAt <= utc }, excluding: tried) {
             tried.insert(next.message.id)
             now = try await attempt(next.message, channelDown: next.channelDown, at: now, report: report)
         }
@@ -106,12 +103,16 @@ public final class OutboxDispatcher {
 
     /// When the next message falls due (nil when none waits): the caller sleeps until then.
     public func nextDue() throws -> Int64? {
-        try store.snapshot { [lane = options.lane] tx in
-            DeliveryOrder.nextDue(try tx.pendingMessages().filter { lane.contains($0.message.channel) }, health: try tx.channelHealth())
-        }
+        try store.snapshot { tx in DeliveryOrder.nextDue(try pending(in: tx), health: try tx.channelHealth()) }
     }
 
     // MARK: Deciding
+
+    /// The waiting messages of this dispatcher's lane. Every rule is per channel (a recipient is
+    /// one on one channel), so the lane's messages alone decide what it sends.
+    private func pending(in tx: WorkflowTransaction) throws -> [PendingMessage] {
+        try tx.pendingMessages().filter { options.lane.contains($0.message.channel) }
+    }
 
     private func nextToTry(
         at utc: Int64, eligible: (PendingMessage) -> Bool, excluding tried: Set<Int64>
@@ -120,7 +121,7 @@ public final class OutboxDispatcher {
             let health = try tx.channelHealth()
             // Offered to the order, which picks each failing channel's probe among them, so the
             // probe is one this pass may send; the rest still hold follow-ups back.
-            let due = DeliveryOrder.due(try tx.pendingMessages(), health: health, at: utc, eligible: eligible)
+            let due = DeliveryOrder.due(try pending(in: tx), health: health, at: utc, eligible: eligible)
             guard let next = due.first(where: { !tried.contains($0.message.id) })
             else { return nil }
             return (next.message, health.contains { $0.channel == next.message.channel && $0.isDown })
@@ -135,9 +136,7 @@ public final class OutboxDispatcher {
 
     private func supersedeStaleFollowUps(at utc: Int64) throws -> [DispatchReport] {
         try store.transaction { tx in
-            let followUps = try tx.pendingMessages().filter {
-                Self.replacedByTheNewest.contains($0.message.kind) && options.lane.contains($0.message.channel)
-            }
+            let followUps = try pending(in: tx).filter { Self.replacedByTheNewest.contains($0.message.kind) }
             // Concealed (the duress PIN's) and test messages only replace their own kind: a hidden
             // repeat superseding a visible one would show in the journal.
             struct Slot: Hashable { var recipient: String; var kind: String; var concealed: Bool; var test: Bool }
