@@ -58,6 +58,25 @@ import Glibc
         }
     }
 
+    /// A second opener would read the first one's replies: it is refused, by name, until the
+    /// first closes the port.
+    @Test func aPortInUseIsRefusedUntilItsOwnerClosesIt() throws {
+        let pty = try PTY()
+        let first = try SerialPort(path: pty.path)
+        do {
+            _ = try SerialPort(path: pty.path)
+            Issue.record("a port already open was opened again")
+        } catch {
+            #expect(error.errno == EWOULDBLOCK)
+            #expect(error.path == pty.path)
+            #expect(error.message.contains("in use"))
+        }
+        first.close()
+        let second = try SerialPort(path: pty.path)
+        pty.send(Array("OK\r\n".utf8))
+        #expect(try second.readLine(timeout: 1) == "OK")
+    }
+
     @Test func anUnsupportedBaudRateIsRefused() throws {
         let pty = try PTY()
         do {

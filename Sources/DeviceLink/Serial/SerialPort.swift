@@ -7,7 +7,8 @@ import FallDetect
 /// the bytes a modem sends are the bytes we read. Non-blocking, with `poll` giving every read and
 /// write a deadline: a modem that stops answering must never hang the alert path.
 ///
-/// Not thread-safe: one owner at a time (the modem channel keeps it behind a lock).
+/// Held exclusively (`flock`) while open. Not thread-safe: one owner at a time (the modem channel
+/// keeps it behind a lock).
 public final class SerialPort {
     public let path: String
     private var fd: Int32
@@ -31,6 +32,18 @@ public final class SerialPort {
             let code = errno
             Glibc.close(fd)
             throw .io("not a terminal device", path: path, errno: code)
+        }
+        // Two programs talking AT on one port read each other's replies: a second detectord (a
+        // `drill` given the real modem while the daemon runs) or picocom, which lock the same way,
+        // are refused here, before either writes a byte. ModemManager does not lock; the example
+        // configuration says how to keep it off the modem.
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            if code == EWOULDBLOCK {
+                throw .io("the serial port is in use: another program holds its lock (another detectord, picocom)", path: path, errno: code)
+            }
+            throw .io("cannot lock the serial port", path: path, errno: code)
         }
         cfmakeraw(&tio)
         // CLOCAL: ignore modem-control lines, which many USB modems do not drive; CREAD: receive.
