@@ -14,6 +14,21 @@ import Testing
         #expect(!PINHasher.verify("2468", against: "garbage"))
     }
 
+    /// A hash cut short in copying, or of a method libxcrypt cannot compute, matches no PIN.
+    @Test func onlyAHashSomePINCanMatchIsUsable() throws {
+        let hash = try PINHasher.hash("2468")
+        #expect(PINHasher.isUsable(hash))
+        let setting = String(hash[..<hash.lastIndex(of: "$")!])
+        #expect(!PINHasher.isUsable(setting), "the salt without the hash: \(setting)")
+        #expect(!PINHasher.isUsable(String(hash.dropLast(4))), "the hash missing its last characters")
+        #expect(!PINHasher.isUsable("$argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHQ$aGFzaGhhc2hoYXNo"), "argon2 is not in libxcrypt")
+        #expect(!PINHasher.isUsable("garbage"))
+        // Any method libxcrypt computes is usable: SHA-512 crypt of "2468" (`mkpasswd -m sha-512`).
+        let sha512 = "$6$siagG6QhZ01ltt73$PkqGMFifxNP8a4555IJh8YK.mnqbT8aUnZFdUlYrETVVsyMUPpBfR4JzWlo.gJd0K7/p/GhrhnRdjyieVHyJ9/"
+        #expect(PINHasher.isUsable(sha512))
+        #expect(PINHasher.verify("2468", against: sha512))
+    }
+
     @Test(arguments: ["", "123", "12a4", "1234567890123", "١٢٣٤"])
     func onlyFourToTwelveDigits(_ pin: String) {
         #expect(throws: FallDetectError.self) { try PINHasher.hash(pin) }

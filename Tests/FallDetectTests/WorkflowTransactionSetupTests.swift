@@ -54,6 +54,26 @@ import Testing
         }
     }
 
+    /// Settings lock out for up to a day, disarming for up to an hour: guessing through Settings,
+    /// where nothing is urgent, must not go at disarming's pace.
+    @Test func settingsLockOutForUpToADay() throws {
+        try withStore { store in
+            try store.transaction { _ = try $0.setUp(.pin("4821"), pin: nil, at: 0) }
+            var now: Int64 = 0
+            var longest = 0.0
+            for _ in 0..<20 {
+                #expect(try store.transaction { try $0.setUp(.unlock, pin: "0000", at: now) } == .wrongPIN)
+                let lock = try #require(try store.setting(WorkflowTransaction.setupPINLock, as: PINLock.self))
+                if let until = lock.lockedUntil {
+                    longest = max(longest, Double(until - now) / 1e9)
+                    now = until
+                }
+            }
+            #expect(longest == 86_400, "the cap is a day, not disarming's hour: \(longest)")
+            #expect(try store.transaction { try $0.setUp(.unlock, pin: "4821", at: now) } == .done([]))
+        }
+    }
+
     /// With no alarm there is nothing to disarm: no PIN is checked, so wrong tries sent then (by
     /// a page left open, a local process) cannot hold the wearer's next disarm behind a lockout.
     @Test func disarmingWithNothingToDisarmChecksNoPIN() throws {

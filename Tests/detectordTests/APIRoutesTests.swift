@@ -10,6 +10,29 @@ import Glibc
 /// The daemon's local API over real HTTP: status, the person's actions with the workflow's PIN
 /// rules, the cross-site guard, the event stream and the metrics.
 @Suite(.serialized) struct APIRoutesTests {
+    /// Wrong PINs in Settings and at the PIN pad are counted per client apart: three wrong
+    /// Settings tries (a page left open on the device, whose loopback address every local client
+    /// shares) must not leave the wearer's PIN pad refused during an alarm.
+    @Test func wrongSettingsPINsDoNotUseUpThePINPadsTries() throws {
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        try setup.write(replay: DaemonTestSetup.demo("walking.detrec"), loop: true, countdown: 30, pinHash: try PINHasher.hash("4821"))
+        let daemon = try setup.start()
+        defer { daemon.kill9() }
+        let base = try daemon.apiBase()
+        for _ in 0..<3 {
+            let settings = try DaemonProcess.request(base + "/api/setup/details", method: "POST", json: ["pin": "0000"])
+            #expect(settings.status == 403 && settings.body["error"] as? String == "wrong PIN", "\(settings.text)")
+        }
+        #expect(try DaemonProcess.request(base + "/api/sos", method: "POST", json: [:]).status == 200)
+        for _ in 0..<2 {
+            let wrong = try DaemonProcess.request(base + "/api/disarm", method: "POST", json: ["pin": "0000"])
+            #expect(wrong.status == 409, "\(wrong.text)")
+        }
+        let right = try DaemonProcess.request(base + "/api/disarm", method: "POST", json: ["pin": "4821"])
+        #expect(right.status == 200, "the PIN pad's own tries are not used up: \(right.text)")
+    }
+
     @Test func theWearersActionsFollowTheWorkflowsRules() throws {
         let setup = try DaemonTestSetup()
         defer { setup.remove() }

@@ -364,6 +364,12 @@ import Testing
         #expect(!plain.message.contains("2468"))
         let missing = try #require(Self.issue("pin.hash_file", in: Self.minimal + "[pin]\nhash_file = \"nope.hash\"\n", path: path))
         #expect(missing.message.contains("No such file or directory"))
+        // The form of a hash, but none a PIN can match: cut short in copying.
+        let full = try PINHasher.hash("2468")
+        let cut = String(full.dropLast(10))
+        let unusable = try #require(Self.issue("pin.hash", in: Self.minimal + "[pin]\nhash = \"\(cut)\"\n"))
+        #expect(unusable.message.contains("no PIN can match"))
+        #expect(!unusable.message.contains(cut))
     }
 
     @Test func aDuressPINNeedsThePINAndMustDifferFromIt() throws {

@@ -3,6 +3,10 @@ import GRDB
 extension WorkflowTransaction {
     /// The Settings' PIN lockout, apart from disarming's (`pinLock`).
     static let setupPINLock = "setupPinLock"
+    /// The Settings' longest lockout, seconds: a day, where disarming's is an hour. Nothing in
+    /// Settings is urgent, and each lockout's cap sets how fast the PIN can be guessed through it
+    /// (a four-digit PIN at one guess an hour falls in about 200 days on average).
+    static let setupMaximumLockout = 86_400.0
 
     /// Set-up is complete once a PIN is set: from then on every change needs it.
     public func isSetUp() throws -> Bool { try setting("pinHash", as: String.self) != nil }
@@ -20,6 +24,7 @@ extension WorkflowTransaction {
         if let hash = try setting("pinHash", as: String.self) {
             guard let pin else { return .pinNeeded }
             var lock = try setting(Self.setupPINLock, as: PINLock.self) ?? PINLock()
+            lock.maximumLockout = Self.setupMaximumLockout // a lock stored before the cap was a day keeps its count
             let outcome = lock.check(pin, pinHash: hash, duressHash: nil, at: now)
             try setSetting(Self.setupPINLock, lock)
             switch outcome {

@@ -30,6 +30,16 @@ public enum PINHasher {
         return ConstantTime.equal(computed, encoded)
     }
 
+    /// Whether `encoded` is a hash some PIN can match: libxcrypt computes its method, and what it
+    /// computes has the hash's own length and setting. A hash cut short in copying (`$y$j9T$salt`)
+    /// or of a method this libxcrypt lacks has the form of one but matches no PIN, so the PIN
+    /// would disarm nothing, and nobody would know before an alarm.
+    public static func isUsable(_ encoded: String) -> Bool {
+        guard let computed = try? run("0000", setting: Array(encoded.utf8CString)),
+              let lastDollar = encoded.lastIndex(of: "$") else { return false }
+        return computed.utf8.count == encoded.utf8.count && computed.hasPrefix(encoded[...lastDollar])
+    }
+
     private static func run(_ pin: String, setting: [CChar]) throws(FallDetectError) -> String {
         var data = crypt_data()
         guard let out = crypt_r(pin, setting, &data) else {

@@ -62,6 +62,10 @@ struct PINSettings: Sendable, Equatable {
             table.context.report(field, "is not a PIN hash in crypt(5) form such as $y$j9T$...; make one with `mkpasswd -m yescrypt`")
             return nil
         }
+        if let hash, !PINHasher.isUsable(hash) {
+            table.context.report(field, "is a hash no PIN can match (cut short, or a method this system's libxcrypt cannot compute); make one with `mkpasswd -m yescrypt`")
+            return nil
+        }
         return .some(hash)
     }
 

@@ -209,7 +209,7 @@ struct Daemon {
             }
         default: pairingRadio = { () -> any KeychainRadio in KernelKeychainRadio() }
         }
-        // One count of wrong tries per client across disarming, settings and the login.
+        // Wrong tries per client: disarming's, settings' and the login's, each counted apart.
         let limiter = PINRateLimiter()
         let setup = SetupRoutes(
             workflow: workflow, store: store, limiter: limiter,

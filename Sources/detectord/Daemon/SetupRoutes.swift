@@ -150,7 +150,9 @@ struct SetupRoutes: Sendable {
         var body = given ?? [:]
         if given == nil { body = try await APIRoutes.body(request) }
         let pin = body["pin"] as? String
-        let client = context.remoteAddress?.ipAddress ?? "unknown"
+        // Counted apart from disarming's tries: wrong PINs in Settings must not get the same
+        // address (every loopback client shares one) refused at the PIN pad during an alarm.
+        let client = "settings " + (context.remoteAddress?.ipAddress ?? "unknown")
         if pin != nil {
             if let wait = limiter.admit(client, at: MonotonicTime.nowNanoseconds()) { return try APIRoutes.tooManyTries(wait: wait) }
         }
