@@ -30,7 +30,14 @@ final class EventHub: Sendable {
         case .info: .info
         case .debug: .debug
         }
-        logger.log(level: level, "\(concealed ? "concealed " : "")\(event.logLine)")
+        if Self.logOnly.contains(event.type) {
+            // Whatever `[log] level` says: the login token is made once and shown only here.
+            var always = logger
+            always.logLevel = .trace
+            always.log(level: level, "\(event.logLine)")
+        } else {
+            logger.log(level: level, "\(concealed ? "concealed " : "")\(event.logLine)")
+        }
         guard !concealed, let streamed = Self.forListeners(event) else { return }
         let listeners = state.withLock { s in
             s.recent.append(streamed)
