@@ -189,6 +189,36 @@ import Testing
         }
     }
 
+    /// Whatever a hidden emergency sent still goes when a later emergency is called off: the
+    /// duress message to Ben, whose phone was off, is not given up by that one's all clear.
+    @Test func aLaterAllClearGivesUpNothingAHiddenEmergencySent() throws {
+        try withStore { store in
+            try store.saveContact(Contact(name: "Anna", phone: "+447700900456", channel: "webhook"))
+            try store.saveContact(Contact(name: "Ben", phone: "+447700900789", channel: "pager"))
+            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+            try store.apply(.sos(fromKeychain: false), at: 0)
+            try store.apply(.tick, at: 30 * s)
+            try store.apply(.disarm(.duress), at: 40 * s)
+            #expect(try pending(store, .duress).count == 1)
+            // Anna hears of it; the hidden emergency tracks for 30 min, then is over.
+            for message in try store.snapshot({ try $0.pendingMessages() }).map(\.message) where message.channel == "webhook" {
+                _ = try store.delivered(message, at: 41 * s)
+            }
+            try store.apply(.tick, at: 41 * s + 31 * 60 * s)
+            let ended = try store.workflow()
+            #expect(ended.state == .noEmergency, "\(ended)")
+            // A new emergency, called off.
+            let t = 41 * s + 32 * 60 * s
+            try store.apply(.sos(fromKeychain: false), at: t)
+            try store.apply(.tick, at: t + 30 * s)
+            try store.apply(.disarm(.correct), at: t + 31 * s)
+            try store.apply(.survey(.didntFall), at: t + 32 * s)
+            #expect(try store.journal().contains { $0.type == "undeliverable" && $0.payload.contains("superseded by the all clear") },
+                    "the new alert to Ben is given up")
+            #expect(try pending(store, .duress).count == 1, "the hidden emergency's duress message still goes")
+        }
+    }
+
     /// What a channel saves of a message is kept while the message may go out, and never after:
     /// a channel still busy with an alert the all clear abandoned must not leave its text behind.
     @Test func aChannelsProgressIsKeptOnlyWhileTheMessageMayGoOut() throws {

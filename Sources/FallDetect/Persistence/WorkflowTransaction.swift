@@ -166,9 +166,11 @@ public struct WorkflowTransaction {
                 addressed.insert(recipient)
             }
             // An alert still waiting for its retry must not arrive after the all clear. What is not
-            // the emergency's (a sensor fault, a low battery) still goes.
+            // the emergency's (a sensor fault, a low battery) still goes, and so does whatever an
+            // earlier emergency hidden by the duress PIN sent (a duress PIN sends no all clear, so
+            // this one is another emergency's): a contact whose phone was off still learns of it.
             let pending = try OutboxMessage.fetchAll(
-                db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts, test, concealed FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ?",
+                db, sql: "SELECT id, idempotencyKey, kind, channel, recipient, attempts, test, concealed FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ? AND NOT concealed",
                 arguments: [Int64.max])
             for message in pending where kinds.contains(message.kind) { try abandon(message, reason: "superseded by the all clear", at: now) }
         }
