@@ -14,12 +14,11 @@ import Glibc
     /// Settings tries (a page left open on the device, whose loopback address every local client
     /// shares) must not leave the wearer's PIN pad refused during an alarm.
     @Test func wrongSettingsPINsDoNotUseUpThePINPadsTries() throws {
-        let setup = try DaemonTestSetup()
-        defer { setup.remove() }
-        try setup.write(replay: DaemonTestSetup.demo("walking.detrec"), loop: true, countdown: 30, pinHash: try PINHasher.hash("4821"))
-        let daemon = try setup.start()
-        defer { daemon.kill9() }
-        let base = try daemon.apiBase()
+        let (setup, daemon, base) = try Self.daemonWithPIN4821()
+        defer {
+            daemon.kill9()
+            setup.remove()
+        }
         for _ in 0..<3 {
             let settings = try DaemonProcess.request(base + "/api/setup/details", method: "POST", json: ["pin": "0000"])
             #expect(settings.status == 403 && settings.body["error"] as? String == "wrong PIN", "\(settings.text)")
@@ -33,13 +32,29 @@ import Glibc
         #expect(right.status == 200, "the PIN pad's own tries are not used up: \(right.text)")
     }
 
-    @Test func theWearersActionsFollowTheWorkflowsRules() throws {
+    /// A daemon replaying the walking demo, with the PIN 4821 and a 30 s countdown, and its API's
+    /// base URL. The caller kills it and removes the setup.
+    static func daemonWithPIN4821() throws -> (DaemonTestSetup, DaemonProcess, String) {
         let setup = try DaemonTestSetup()
-        defer { setup.remove() }
-        try setup.write(replay: DaemonTestSetup.demo("walking.detrec"), loop: true, countdown: 30, pinHash: try PINHasher.hash("4821"))
-        let daemon = try setup.start()
-        defer { daemon.kill9() }
-        let base = try daemon.apiBase()
+        do {
+            try setup.write(replay: DaemonTestSetup.demo("walking.detrec"), loop: true, countdown: 30, pinHash: try PINHasher.hash("4821"))
+            let daemon = try setup.start()
+            do { return (setup, daemon, try daemon.apiBase()) } catch {
+                daemon.kill9()
+                throw error
+            }
+        } catch {
+            setup.remove()
+            throw error
+        }
+    }
+
+    @Test func theWearersActionsFollowTheWorkflowsRules() throws {
+        let (setup, daemon, base) = try Self.daemonWithPIN4821()
+        defer {
+            daemon.kill9()
+            setup.remove()
+        }
 
         let idle = try DaemonProcess.request(base + "/api/status")
         #expect(idle.status == 200)
