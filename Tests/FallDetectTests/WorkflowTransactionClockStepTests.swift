@@ -97,6 +97,26 @@ import Testing
         }
     }
 
+    /// A failing channel's probes journal only its first failure; the last probe's time still
+    /// counts as recorded, or a restart on a clock behind would leave the next probe (and the
+    /// alert it would send) hours away.
+    @Test func aClockBehindAtStartCountsTheLastProbe() throws {
+        try withStore { store in
+            try store.enqueue(.lowBattery, at: 100 * s)
+            let message = try #require(try store.due(at: 100 * s).first)
+            // Probed every 15 min for three hours, each probe failing.
+            for probe in Int64(0)...12 {
+                try store.transaction { try $0.recordFailedAttempt(message, delay: 15, reason: "no route", at: 100 * s + probe * 900 * s) }
+            }
+            let last = 100 * s + 12 * 900 * s
+            // Power cut; booted with the clock 10 min after the first failure.
+            let boot = 700 * s
+            #expect(try store.transaction { try $0.alignWithRecordedTime(at: boot) } == boot - last)
+            let probe = try #require(try store.channelHealth().first { $0.channel == message.channel })
+            #expect(probe.nextProbeAt == boot + 15 * s, "the next probe is 15 s away, not hours")
+        }
+    }
+
     @Test func aClockAheadOfTheRecordsAtStartMovesNothing() throws {
         try withStore { store in
             try store.apply(.detection(.automaticFall), at: 100 * s)

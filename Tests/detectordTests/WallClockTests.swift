@@ -1,4 +1,4 @@
-import FallDetect
+@testable import FallDetect
 import Foundation
 import Logging
 import Synchronization
@@ -31,5 +31,34 @@ import Testing
         #expect(abs(left - (WorkflowSettings().countdown - elapsed)) < 0.5, "\(left) s left, \(elapsed) s after the fall")
         #expect(try store.journal().filter { $0.type == "clock_step" }.count == 1)
         #expect(dispatcherNow <= workflowNow)
+    }
+
+    /// A step the store cannot take (a full disk) is not lost: readings stay on the old clock,
+    /// which the saved deadlines are still on, and the step is applied once the store takes it.
+    @Test func aStepTheStoreRefusesIsAppliedOnceItCan() throws {
+        let protected = try ProtectedStore("wall-clock-refused")
+        defer { try? FileManager.default.removeItem(at: protected.directory) }
+        let store = protected.store
+        let offset = Mutex<Int64>(0)
+        let clock = WallClock(
+            store: store, hub: EventHub(logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })),
+            wall: { WorkflowService.utcNow() + offset.withLock { $0 } }, retrySeconds: 0)
+        let start = clock.now()
+        try store.apply(.detection(.automaticFall), at: start)
+        // The journal refuses every line, as a full disk refuses every write.
+        try store.transaction { try $0.db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON journal BEGIN SELECT RAISE(ABORT, 'disk full'); END") }
+        let hour: Int64 = 3_600_000_000_000
+        offset.withLock { $0 = hour }
+        let refused = clock.now()
+        #expect(clock.steps == 0)
+        #expect(refused - start < 60_000_000_000, "still the old clock: \(Double(refused - start) / 1e9) s after the fall")
+        try store.transaction { try $0.db.execute(sql: "DROP TRIGGER refuse") }
+        let taken = clock.now()
+        #expect(clock.steps == 1, "applied once the store took it")
+        #expect(taken - start > hour)
+        let left = try #require(try store.workflow().countdownRemaining(at: taken))
+        let elapsed = Double(taken - hour - start) / 1e9
+        #expect(abs(left - (WorkflowSettings().countdown - elapsed)) < 0.5, "\(left) s left, \(elapsed) s after the fall")
+        #expect(try store.journal().filter { $0.type == "clock_step" }.count == 1)
     }
 }

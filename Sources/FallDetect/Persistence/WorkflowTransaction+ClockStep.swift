@@ -39,10 +39,17 @@ extension WorkflowTransaction {
         var time: Int64
     }
 
+    /// The journal's newest line on the current clock, and the last try of a message still
+    /// waiting: a failing channel's probes journal only the first failure, so hours of probes
+    /// would otherwise not count, and a restart on a clock behind would leave the next probe
+    /// those hours away. Waiting messages' times move with every step, so they are on this clock.
     private func newestRecordedTime() throws -> Int64? {
         let frame = try setting("clockFrame", as: ClockFrame.self)
         let newest = try Int64.fetchOne(db, sql: "SELECT MAX(t) FROM journal WHERE id > ?", arguments: [frame?.journalID ?? 0])
-        return [frame?.time, newest].compactMap { $0 }.max()
+        let attempted = try Int64.fetchOne(
+            db, sql: "SELECT MAX(lastAttemptAt) FROM outbox WHERE deliveredAt IS NULL AND supersededAt IS NULL AND nextAttemptAt < ?",
+            arguments: [Int64.max])
+        return [frame?.time, newest, attempted].compactMap { $0 }.max()
     }
 
     private func markClockFrame(at now: Int64) throws {

@@ -10,18 +10,26 @@ final class WallClock: Sendable {
     private struct State {
         var watch = WallClockWatch()
         var steps = 0
+        /// A step whose deadlines the store could not move (a full disk), and when to try again
+        /// (monotonic ns). The watch keeps the reading from before it, so the step is seen again;
+        /// meanwhile readings stay on the old clock, which the saved deadlines are still on.
+        var pending: (step: Int64, retryAt: Int64)?
     }
+
 
     private let state = Mutex(State())
     private let store: WorkflowStore
     private let hub: EventHub
     private let wall: @Sendable () -> Int64
+    /// How long a step the store refused waits before the store is tried again (ns).
+    private let retryNanoseconds: Int64
 
     /// `wall` reads the clock (UTC nanoseconds); tests step one of their own.
-    init(store: WorkflowStore, hub: EventHub, wall: @escaping @Sendable () -> Int64 = WorkflowService.utcNow) {
+    init(store: WorkflowStore, hub: EventHub, wall: @escaping @Sendable () -> Int64 = WorkflowService.utcNow, retrySeconds: Double = 5) {
         self.store = store
         self.hub = hub
         self.wall = wall
+        retryNanoseconds = Int64(retrySeconds * 1e9)
     }
 
     /// Steps applied so far: a service that planned by the clock before one plans again.
@@ -32,23 +40,40 @@ final class WallClock: Sendable {
     func now() -> Int64 {
         state.withLock { state in
             let now = wall()
-            guard let step = state.watch.step(wall: now, monotonic: MonotonicTime.nowNanoseconds()) else { return now }
+            let tick = MonotonicTime.nowNanoseconds()
+            if let pending = state.pending, tick < pending.retryAt { return now &- pending.step }
+            let before = state.watch
+            guard let step = state.watch.step(wall: now, monotonic: tick) else {
+                state.pending = nil
+                return now
+            }
+            guard shift(by: step, at: now) else {
+                // Lost here, the step would never be seen again: once the disk freed, a countdown
+                // moved forward would fire at once, one moved back would wait the step's length.
+                state.watch = before
+                state.pending = (step, tick + retryNanoseconds)
+                return now &- step
+            }
+            state.pending = nil
             state.steps += 1
-            shift(by: step, at: now)
             return now
         }
     }
 
     /// The countdown, retries, probes, tracking and lockouts keep the time they had left, and the
     /// wearer's page and the log say so.
-    private func shift(by step: Int64, at now: Int64) {
+    /// Whether the store took the step.
+    private func shift(by step: Int64, at now: Int64) -> Bool {
         let seconds = WorkflowTransaction.seconds(step)
         var message = "the clock was set by \(seconds); countdowns, retries and tracking keep the time they had left"
+        var moved = true
         do {
             try store.transaction { try $0.shiftPendingTimes(by: step, at: now) }
         } catch {
-            message = "the clock was set by \(seconds), but its deadlines could not be moved: \(error)"
+            moved = false
+            message = "the clock was set by \(seconds), but its deadlines could not be moved (\(error)); the daemon keeps to the old time and tries again in \(retryNanoseconds / 1_000_000_000) s"
         }
         hub.publish(DaemonEvent("clock_step", at: now, severity: .warning, [("step_s", .number(Double(step) / 1e9)), ("message", .string(message))]))
+        return moved
     }
 }

@@ -110,6 +110,8 @@ final class WorkflowService: Service {
             return []
         }) { behind = nil }
         if let behind {
+            // The dispatcher's lanes may have planned by the times before the move.
+            wakeDispatcher()
             hub.publish(DaemonEvent("clock_behind", at: booted, severity: .warning, [
                 ("behind_s", .number(Double(-behind) / 1e9)),
                 ("message", .string("the clock reads earlier than the last time recorded (not set yet?); countdowns and retries keep the time they had left")),
