@@ -67,6 +67,12 @@ import Glibc
         #expect(forged.status == 415)
         #expect((try DaemonProcess.request(base + "/api/status")).body["workflow"].flatMap { ($0 as? [String: Any])?["state"] as? String } == "NO_EMERGENCY")
 
+        // A page elsewhere posting with a preflight's blessing would still name its origin: the
+        // loopback-only API refuses it too.
+        let crossSite = try DaemonProcess.request(base + "/api/sos", method: "POST", json: [:], headers: ["Origin": "http://evil.example"])
+        #expect(crossSite.status == 403, "\(crossSite.text)")
+        #expect((try DaemonProcess.request(base + "/api/status")).body["workflow"].flatMap { ($0 as? [String: Any])?["state"] as? String } == "NO_EMERGENCY")
+
         let sos = try DaemonProcess.request(base + "/api/sos", method: "POST", json: [:])
         #expect(sos.status == 200, "\(sos.text)")
         let counting = try DaemonProcess.request(base + "/api/status")

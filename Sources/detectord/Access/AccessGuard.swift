@@ -9,11 +9,13 @@ import Synchronization
 /// address gets the page's files and the login, and everything else only with a session cookie
 /// or `Authorization: Bearer <token>`. A state-changing request whose `Origin` is not this
 /// server is refused whoever sends it: with JSON-only bodies and SameSite=Strict cookies, that
-/// closes cross-site requests from a page elsewhere.
+/// closes cross-site requests from a page elsewhere. Installed whatever the API listens on: with
+/// no login (`tokens` nil, a loopback-only `listen`) the origin check still holds, and a request
+/// from elsewhere (a host name that resolved beyond loopback) is refused, not let through.
 struct AccessGuard: RouterMiddleware {
     typealias Context = DeviceRequestContext
 
-    let tokens: LoginTokens
+    let tokens: LoginTokens?
     /// Paths anyone may load: the page itself (it shows the login) and the login.
     let open: Set<String>
 
@@ -24,6 +26,7 @@ struct AccessGuard: RouterMiddleware {
             return Self.problem(.forbidden, "cross-site request refused (Origin \(origin))")
         }
         if context.isLoopback || open.contains(request.uri.path) { return try await next(request, context) }
+        guard let tokens else { return Self.problem(.forbidden, "this device's API is for its own loopback clients only ([api] listen)") }
         if Self.loggedIn(request.headers, tokens: tokens, at: MonotonicTime.nowNanoseconds()) { return try await next(request, context) }
         return Self.problem(.unauthorized, "log in with the device's token (detectord ctl token prints a new one)")
     }

@@ -31,10 +31,8 @@ struct APIRoutes: Sendable {
     func router() -> Router<DeviceRequestContext> {
         let router = Router(context: DeviceRequestContext.self)
         router.add(middleware: LoopbackHostGuard())
-        if let tokens {
-            let open = Set((page?.files.keys).map(Array.init) ?? []).union(["/api/login"])
-            router.add(middleware: AccessGuard(tokens: tokens, open: open))
-        }
+        let open = Set((page?.files.keys).map(Array.init) ?? []).union(["/api/login"])
+        router.add(middleware: AccessGuard(tokens: tokens, open: open))
         page?.add(to: router)
         setup?.add(to: router)
         router.post("/api/login") { request, context in

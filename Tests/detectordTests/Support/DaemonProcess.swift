@@ -145,9 +145,12 @@ final class DaemonProcess: Sendable {
     }
 
     /// A request to the daemon's API, synchronously (tests run one at a time).
-    static func request(_ url: String, method: String = "GET", json: [String: Any]? = nil, contentType: String? = "application/json") throws -> (status: Int, body: [String: Any], text: String) {
+    static func request(
+        _ url: String, method: String = "GET", json: [String: Any]? = nil, contentType: String? = "application/json", headers: [String: String] = [:]
+    ) throws -> (status: Int, body: [String: Any], text: String) {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let json { request.httpBody = try JSONSerialization.data(withJSONObject: json) }
         if let contentType, method == "POST" { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         let done = DispatchSemaphore(value: 0)
