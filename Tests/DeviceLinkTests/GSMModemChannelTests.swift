@@ -389,7 +389,7 @@ import Synchronization
         try await Task.sleep(for: .milliseconds(100))
         message.attempt = 2
         #expect(await before.deliver(message) == .awaitingConfirmation(checkAfter: 30, reason: "accepted as SMS ref 42,43, no delivery report yet"))
-        #expect(kept.withLock { $0 }?.hasPrefix("sms-parts2 d41 a42 a43\n") == true, "\(String(describing: kept.withLock { $0 }))")
+        #expect(kept.withLock { $0 }?.hasPrefix("sms-parts3 d41 a42 a43\n") == true, "\(String(describing: kept.withLock { $0 }))")
         await before.close()
 
         // A new process: its session knows nothing but what the outbox kept.
@@ -405,7 +405,7 @@ import Synchronization
         #expect(await after.deliver(message) == .delivered(reference: "sms 41,42,43"))
         #expect(modem.submitted.count == 3, "no part went twice: \(modem.submitted.map { String(decoding: $0.body.prefix(8), as: UTF8.self) })")
         // Saved before the outbox records the delivery: killed in between, nothing goes again.
-        #expect(kept.withLock { $0 }?.hasPrefix("sms-parts2 d41 d42 d43\n") == true, "\(String(describing: kept.withLock { $0 }))")
+        #expect(kept.withLock { $0 }?.hasPrefix("sms-parts3 d41 d42 d43\n") == true, "\(String(describing: kept.withLock { $0 }))")
         await after.close()
     }
 
@@ -424,7 +424,9 @@ import Synchronization
         for damaged in ["", "sms-parts2 d41", "sms-parts2\nHelp", "sms-parts2 dx\nHelp", "sms-parts2 a4:1\nHelp", "sms-parts2 uu\nHelp", "other d41\nHelp", "sms-parts2 f3\nHelp"] {
             #expect(ModemSession.Submission(saved: damaged, now: 0) == nil, "\(damaged)")
         }
-        #expect(ModemSession.Submission(saved: "sms-parts d1\nHelp", now: 0)?.oneCharset == true, "written before a charset per part")
+        #expect(ModemSession.Submission(saved: "sms-parts d1\nHelp", now: 0)?.layout == .oneCharset, "written before a charset per part")
+        #expect(ModemSession.Submission(saved: "sms-parts2 d1\nHelp", now: 0)?.layout == .charsetPerPart, "written before whole words")
+        #expect(ModemSession.Submission(saved: "sms-parts3 d1\nHelp", now: 0)?.layout == .wholeWords)
     }
 
     /// An SMS in flight across the upgrade to a charset per part: saved as one UCS-2 text in four
@@ -433,7 +435,7 @@ import Synchronization
     @Test func aMessageSavedBeforeACharsetPerPartKeepsItsParts() async throws {
         let text = "Emergency: João Pereira may have fallen and needs help. Last known location was "
             + "Rua Augusta 100, Lisboa at 14:05. https://www.openstreetmap.org/?mlat=38.71234&mlon=-9.13456#map=17/38.71234/-9.13456"
-        let old = TextModeSMS(text, oneCharset: true)
+        let old = TextModeSMS(text, layout: .oneCharset)
         #expect(old.parts.count == 4 && old.parts.allSatisfy { $0.charset == .ucs2 })
         #expect(TextModeSMS(text).parts.count != old.parts.count)
         try await withModem { modem, channel in

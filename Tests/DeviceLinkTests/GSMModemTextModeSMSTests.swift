@@ -36,6 +36,24 @@ import FallDetect
     /// A name outside GSM-7 ("João") makes its part UCS-2, 70 units; the map link, in a part of
     /// its own charset, stays whole and can be opened. With one charset for the whole text the
     /// 83-character link was cut across two SMS, which phones never join.
+    /// A link starting 72 to 77 characters into a part was cut in its `#map=` fragment (the space
+    /// before it fell in the part's first half, where no break was made): the map opened on
+    /// longitude -7 instead of -74.00597. It now goes whole in the next part; a message saved
+    /// before ("sms-parts2") still splits as it did, so its parts keep their bounds.
+    @Test func aLinkNearAPartsMiddleGoesWholeInTheNextPart() {
+        let link = "https://www.openstreetmap.org/?mlat=40.71278&mlon=-74.00597#map=17/40.71278/-74.00597"
+        let text = "Location update: Jane Doe was last at 40.71278, -74.00597 at 09:05 GMT-5. " + link + " Reply STOP to end updates."
+        let sms = TextModeSMS(text)
+        #expect(sms.parts.count == 2 && sms.parts[1].text.contains(link), "\(sms.parts)")
+        #expect(sms.parts.map { $0.text.drop(while: { $0 != " " }).dropFirst() }.joined() == text)
+        #expect(sms.parts.allSatisfy { $0.text.count <= 160 })
+        let saved = TextModeSMS(text, layout: .charsetPerPart)
+        #expect(!saved.parts.contains { $0.text.contains(link) }, "the old split, kept for messages saved by it")
+        // A word longer than a part is still cut where the part ends.
+        let long = String(repeating: "x", count: 200)
+        #expect(TextModeSMS("Help " + long).parts.map { $0.text.count } == [160, 57])
+    }
+
     @Test func eachPartHasItsOwnCharsetAndTheLinkStaysWhole() {
         let link = "https://www.openstreetmap.org/?mlat=38.71234&mlon=-9.13456#map=17/38.71234/-9.13456"
         let text = "Emergency: João Pereira may have fallen and needs help. Last known location was "

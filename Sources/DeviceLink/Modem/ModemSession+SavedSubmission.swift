@@ -3,11 +3,11 @@
 /// delivered, `f41:70` failed with status 0x70), the rest is the text that was split, so the
 /// parts come out the same after a restart.
 /// Plain text, not JSON: DeviceLink's modem code needs nothing of Foundation.
-/// "sms-parts2": parts with a charset each (`TextModeSMS`); "sms-parts", written before, split the
-/// text with one charset for all, and is split that way again so its parts keep their bounds.
+/// The prefix names how the text was split (`TextModeSMS.Layout`), and it is split that way again
+/// so its parts keep their bounds: "sms-parts3" keeps words whole, "sms-parts2" (written before)
+/// has a charset per part, "sms-parts" (before that) one charset for all.
 extension ModemSession.Submission {
-    static let savedPrefix = "sms-parts2"
-    static let legacyPrefix = "sms-parts"
+    static let prefixes: [(String, TextModeSMS.Layout)] = [("sms-parts3", .wholeWords), ("sms-parts2", .charsetPerPart), ("sms-parts", .oneCharset)]
 
     var saved: String {
         let states = parts.map { part -> String in
@@ -18,7 +18,8 @@ extension ModemSession.Submission {
             case .failed(let reference, let status): "f\(reference):\(status)"
             }
         }
-        return ([oneCharset ? Self.legacyPrefix : Self.savedPrefix] + states).joined(separator: " ") + "\n" + text
+        let prefix = Self.prefixes.first { $0.1 == layout }?.0 ?? "sms-parts3"
+        return ([prefix] + states).joined(separator: " ") + "\n" + text
     }
 
     /// Reads `saved` back; a part awaiting its report waits from `now` (the modem may have
@@ -27,7 +28,7 @@ extension ModemSession.Submission {
     init?(saved: String, now: Double) {
         guard let lineEnd = saved.firstIndex(of: "\n") else { return nil }
         let fields = saved[..<lineEnd].split(separator: " ")
-        guard let prefix = fields.first, prefix == Substring(Self.savedPrefix) || prefix == Substring(Self.legacyPrefix), fields.count > 1 else { return nil }
+        guard let prefix = fields.first, let layout = Self.prefixes.first(where: { $0.0 == prefix })?.1, fields.count > 1 else { return nil }
         var parts: [ModemSession.PartState] = []
         for field in fields.dropFirst() {
             let tag = field.first
@@ -44,6 +45,6 @@ extension ModemSession.Submission {
             default: return nil
             }
         }
-        self.init(text: String(saved[saved.index(after: lineEnd)...]), parts: parts, oneCharset: prefix == Substring(Self.legacyPrefix))
+        self.init(text: String(saved[saved.index(after: lineEnd)...]), parts: parts, layout: layout)
     }
 }

@@ -35,8 +35,8 @@ final class ModemSession {
     struct Submission {
         var text: String
         var parts: [PartState]
-        /// Saved by a version that split with one charset for the whole text: split so again.
-        var oneCharset = false
+        /// How it was split: a message saved by an older version splits as it did.
+        var layout = TextModeSMS.Layout.wholeWords
         /// Keeps `saved` with the message in the outbox (`ChannelProgress`), from its latest attempt.
         var save: @Sendable (String) -> Void = { _ in }
     }
@@ -91,7 +91,7 @@ final class ModemSession {
         }
         sent[key]?.save = message.progress.save
         let text = sent[key]?.text ?? message.text
-        let sms = TextModeSMS(text, oneCharset: sent[key]?.oneCharset == true)
+        let sms = TextModeSMS(text, layout: sent[key]?.layout ?? .wholeWords)
         attempt = max(1, message.attempt)
         do {
             let port = try openPort()

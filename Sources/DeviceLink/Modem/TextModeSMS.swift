@@ -5,7 +5,8 @@ import FallDetect
 /// Text mode (AT+CMGF=1) cannot send a concatenated SMS: the user data header that lets a phone
 /// join parts is only reachable in PDU mode. So a long text goes as separate SMS, each a complete
 /// message prefixed "(1/3) ", "(2/3) "…, each within the single-SMS limit (160 GSM-7 characters,
-/// 70 UCS-2 units, prefix included), split after a space where one falls in the second half.
+/// 70 UCS-2 units, prefix included), split after a space where one falls in the second half, or
+/// before a word (the map link) that the split would cut and the next part can hold whole.
 /// (A concatenated SMS would hold 153 or 67 per part, the header's cost; mixed parts can come to
 /// one SMS more or fewer than it.)
 ///
@@ -26,20 +27,31 @@ struct TextModeSMS: Equatable {
 
     let parts: [Part]
 
-    /// `oneCharset`: the whole text in the charset it needs, as versions before a charset per
-    /// part split it; a message saved by one splits the same way after an upgrade.
-    init(_ text: String, oneCharset: Bool = false) {
+    /// How a version split texts: a message saved by one (`ModemSession.Submission`) splits the
+    /// same way after an upgrade, so its parts keep their bounds and none goes twice.
+    enum Layout: Equatable {
+        /// The whole text in the charset it needs ("sms-parts").
+        case oneCharset
+        /// A charset per part, split after a space only in a part's second half ("sms-parts2"):
+        /// a link starting 72 to 77 characters into a part was cut in its `#map=` fragment, and
+        /// opened the map kilometres away.
+        case charsetPerPart
+        /// As `charsetPerPart`, and never cutting a word the next part can hold whole.
+        case wholeWords
+    }
+
+    init(_ text: String, layout: Layout = .wholeWords) {
         let characters = Array(text)
         let single = Self.measure(characters[...])
         guard single.units > single.charset.limit else {
             parts = [Part(charset: single.charset, text: text)]
             return
         }
-        let fixed = oneCharset ? single.charset : nil
+        let fixed = layout == .oneCharset ? single.charset : nil
         // The prefix's length depends on the part count; grow the guess until the split fits it.
         var count = 2
         while true {
-            let chunks = Self.split(characters, fixed: fixed) { index in "(\(index + 1)/\(count)) ".count }
+            let chunks = Self.split(characters, fixed: fixed, wholeWords: layout == .wholeWords) { index in "(\(index + 1)/\(count)) ".count }
             if chunks.count <= count {
                 parts = chunks.enumerated().map { Part(charset: $0.element.charset, text: "(\($0.offset + 1)/\(chunks.count)) " + $0.element.text) }
                 return
@@ -66,12 +78,20 @@ struct TextModeSMS: Equatable {
         return (.ucs2, characters.reduce(0) { $0 + $1.utf16.count })
     }
 
+    /// Whether the word at the start of `rest` (up to its space) fits in a part of its own.
+    private static func fitsAPart(_ rest: ArraySlice<Character>, fixed: Charset?, room: Int) -> Bool {
+        let word = rest.prefix { $0 != " " }
+        let gsm = fixed == .gsm || (fixed == nil && word.allSatisfy(isGSM))
+        let used = gsm ? word.reduce(0) { $0 + $1.unicodeScalars.count } : word.reduce(0) { $0 + $1.utf16.count }
+        return used <= (gsm ? Charset.gsm.limit : Charset.ucs2.limit) - room
+    }
+
     private static func isGSM(_ character: Character) -> Bool {
         let text = String(character)
         return SMSEncoding(text).alphabet == .gsm7 && GSMAlphabet.encode(text) != nil
     }
 
-    private static func split(_ characters: [Character], fixed: Charset?, prefix: (Int) -> Int) -> [Part] {
+    private static func split(_ characters: [Character], fixed: Charset?, wholeWords: Bool, prefix: (Int) -> Int) -> [Part] {
         var chunks: [Part] = []
         var start = 0
         while start < characters.count {
@@ -93,7 +113,8 @@ struct TextModeSMS: Equatable {
                 end += 1
             }
             let limit = (gsm ? Charset.gsm.limit : Charset.ucs2.limit) - room
-            if end < characters.count, let space = lastSpace, space - start >= limit / 2 {
+            if end < characters.count, let space = lastSpace,
+               space - start >= limit / 2 || (wholeWords && fitsAPart(characters[(space + 1)...], fixed: fixed, room: room)) {
                 end = space + 1 // break after the space: words (and a link) stay whole
             }
             if end == start { end += 1 } // a character wider than the room still has to go somewhere
