@@ -51,6 +51,27 @@ import Testing
 
     /// A fall's outcomes reach the workflow; a drop from height's do not: it needs help whatever
     /// follows, so being up again must not withdraw it.
+    /// Sat up just before the samples broke off for 3 s: the first frame back still reads upright
+    /// (the attitude lags), and judged on the frames before the break that was 3.5 s upright, a
+    /// recovery that withdrew the alert. The stages end without an outcome instead.
+    @Test func aBreakInTheSamplesEndsTheStagesWithoutAnOutcome() throws {
+        var followUp = try Self.both()
+        var outcomes: [FollowUpOutcome] = []
+        func push(_ t: Double, tilt: Float, afterGap: Bool = false) {
+            let frame = MotionFrame(
+                timestampNanoseconds: Int64((t * 1e9).rounded()), samplePeriod: 0.01, acceleration: SIMD3(0, 0, 1),
+                angularRateMagnitude: tilt < 45 ? 60 : 2, tiltDegrees: tilt, verticalAcceleration: 0, verticalVelocity: 0, saturated: false,
+                afterGap: afterGap)
+            followUp.push(frame, into: &outcomes)
+        }
+        for i in 0...100 { push(Double(i) / 100, tilt: 85) }
+        followUp.start(Self.fall)
+        for i in 101..<300 { push(Double(i) / 100, tilt: i < 250 ? 85 : 15) }
+        push(6, tilt: 15, afterGap: true)
+        for i in 601..<2000 { push(Double(i) / 100, tilt: 85) }
+        #expect(outcomes.isEmpty, "\(outcomes.map(\.kind))")
+    }
+
     @Test func onlyAFallsOutcomesBecomeWorkflowInputs() throws {
         let fall = Self.outcomes(try Self.both()) { t in t < 3 ? 85 : 15 }
         #expect(fall.map(\.workflowInput) == [.followUp(.recovered), .followUp(.gotUp)])

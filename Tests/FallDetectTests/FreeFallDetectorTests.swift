@@ -33,6 +33,15 @@ import Testing
         #expect(e.evidence.minimumAcceleration == 0.1)
     }
 
+    /// Low readings on both sides of a break in the samples (0.42 s: a FIFO overflow at 200 Hz)
+    /// are two short stretches, not 0.7 s of free fall.
+    @Test func aBreakInTheSamplesIsNotWeightlessness() throws {
+        var detector = try FreeFallDetector()
+        var frames = (0..<30).map { Self.frame($0, 0.1) } + (72..<100).map { Self.frame($0, 0.1) }
+        frames[30].afterGap = true
+        #expect(frames.compactMap { detector.push($0) }.isEmpty)
+    }
+
     @Test func shortStretchesDoNotAddUp() throws {
         #expect(try Self.run([39]).isEmpty)
         #expect(try Self.run([30, 30, 30]).isEmpty)

@@ -32,6 +32,15 @@ import Testing
         #expect(!builder.push(Self.sample(i + 1, spread)).saturated)
     }
 
+    /// More than four periods without a sample (a FIFO overflow, a chip set up again) or time
+    /// going back marks the next frame; jitter does not.
+    @Test func theFrameAfterABreakInTheSamplesIsMarked() {
+        var builder = MotionFrameBuilder(sampleRate: 100)
+        let milliseconds: [Int64] = [0, 10, 20, 30, 70, 120, 130, 100, 110]
+        let marked = milliseconds.map { builder.push(IMUSample(timestampNanoseconds: $0 * 1_000_000, acceleration: SIMD3(0, 0, 1), angularRate: .zero)).afterGap }
+        #expect(marked == [false, false, false, false, false, true, false, true, false])
+    }
+
     @Test func frameCarriesTheReadingAndItsMagnitudes() {
         var builder = MotionFrameBuilder(sampleRate: 200)
         let a = SIMD3<Float>(0.3, -0.4, 1.2), g = SIMD3<Float>(30, -40, 120)

@@ -26,6 +26,14 @@ public struct FallFollowUp: Sendable {
 
     /// Adds a frame; appends to `outcomes` what the stages concluded with it.
     public mutating func push(_ frame: MotionFrame, into outcomes: inout [FollowUpOutcome]) {
+        if frame.afterGap {
+            // The samples broke off: a wearer who sat up just before, or lay still through it,
+            // would be judged up again or neither still nor up on what came before. The stages end
+            // without an outcome, so the alert stands.
+            stillness = nil
+            watch = nil
+            return
+        }
         let t = frame.timestampNanoseconds
         if let outcome = stillness?.push(frame) {
             stillness = nil

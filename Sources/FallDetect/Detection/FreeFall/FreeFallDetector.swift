@@ -13,6 +13,9 @@ public struct FreeFallDetector: Sendable {
     }
 
     public mutating func push(_ frame: MotionFrame) -> DetectionEvent? {
+        // Low readings on both sides of a break in the samples are two stretches: the break (a
+        // FIFO overflow loses 0.4 s at 200 Hz) is not weightlessness.
+        if frame.afterGap { reset() }
         guard frame.accelerationMagnitude < parameters.threshold else {
             start = nil
             lowest = .infinity

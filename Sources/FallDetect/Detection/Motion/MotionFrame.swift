@@ -23,10 +23,14 @@ public struct MotionFrame: Sendable, Equatable {
     /// Unit "up" in the body frame from the AHRS: which way the body lies, not just how far
     /// from upright (a fall onto the side and one onto the back have the same tilt).
     public var gravity: SIMD3<Float>
+    /// The first frame after the samples broke off (a FIFO overflow, a chip set up again): what
+    /// the detectors measured before says nothing of the time between.
+    public var afterGap: Bool
 
     public init(
         timestampNanoseconds: Int64, samplePeriod: Float, acceleration: SIMD3<Float>, angularRateMagnitude: Float,
-        tiltDegrees: Float, verticalAcceleration: Float, verticalVelocity: Float, saturated: Bool, gravity: SIMD3<Float> = SIMD3(0, 0, 1)
+        tiltDegrees: Float, verticalAcceleration: Float, verticalVelocity: Float, saturated: Bool, gravity: SIMD3<Float> = SIMD3(0, 0, 1),
+        afterGap: Bool = false
     ) {
         self.timestampNanoseconds = timestampNanoseconds
         self.samplePeriod = samplePeriod
@@ -38,5 +42,6 @@ public struct MotionFrame: Sendable, Equatable {
         self.verticalVelocity = verticalVelocity
         self.saturated = saturated
         self.gravity = gravity
+        self.afterGap = afterGap
     }
 }

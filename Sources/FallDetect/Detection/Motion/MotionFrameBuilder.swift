@@ -47,13 +47,19 @@ public struct MotionFrameBuilder: Sendable {
 
     /// `sensor` is the reading as the sensor gave it when `sample` is it turned into the body
     /// frame: full scale is per sensor axis, and a turned axis would hide or invent clipping.
+    /// More than this many nominal periods between two samples (or time going back) is a break in
+    /// the samples, not jitter: the frame after it is marked `afterGap`.
+    static let gapPeriods: Float = 4
+
     mutating func push(_ sample: IMUSample, sensor: IMUSample?) -> MotionFrame {
         let nominal = 1 / sampleRate
         var period = nominal
+        var afterGap = false
         if let previous = previousTimestamp {
             let gap = Float(sample.timestampNanoseconds - previous) * 1e-9
             // A gap outside (0, 1 s) is a clock step or a pause, not a sample period.
             if gap > 0, gap < 1 { period = gap }
+            afterGap = !(gap > 0 && gap <= Self.gapPeriods * nominal)
         }
         previousTimestamp = sample.timestampNanoseconds
         let g = sample.angularRate
@@ -76,7 +82,7 @@ public struct MotionFrameBuilder: Sendable {
         var frame = MotionFrame(
             timestampNanoseconds: sample.timestampNanoseconds, samplePeriod: period, acceleration: a,
             angularRateMagnitude: rate, tiltDegrees: output.tiltDegrees,
-            verticalAcceleration: 0, verticalVelocity: 0, saturated: saturated, gravity: output.gravity)
+            verticalAcceleration: 0, verticalVelocity: 0, saturated: saturated, gravity: output.gravity, afterGap: afterGap)
         // The still reading needs the frame's |a| and |ω|; the vertical fields follow from it.
         let bias = stationaryBias.push(
             verticalAcceleration: output.earthAcceleration.z, accelerationMagnitude: frame.accelerationMagnitude,
