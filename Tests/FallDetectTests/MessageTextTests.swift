@@ -44,6 +44,15 @@ import Testing
         #expect(MessageText.text(.alert, c).hasSuffix("No location is known (at 14:05 CET on 22 Nov)."))
     }
 
+    /// Five decimals claim a metre: a fix hundreds of metres off (2D, indoors) says so.
+    @Test func aPoorFixSaysHowFarOffItMayBe() {
+        var c = context()
+        c.position?.horizontalAccuracy = 850
+        #expect(MessageText.text(.alert, c).contains("Last known location was 51.50101, -0.14159 (within 850 m) at 14:05"))
+        c.position?.horizontalAccuracy = 35
+        #expect(MessageText.text(.alert, c).contains("Last known location was 51.50101, -0.14159 at 14:05"))
+    }
+
     @Test func withoutAPositionTheTextSaysSo() {
         let text = MessageText.text(.alert, context(position: false))
         #expect(text.hasSuffix("No location is known (at 14:05 CET on 22 Nov)."))

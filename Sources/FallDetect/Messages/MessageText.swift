@@ -41,7 +41,11 @@ public enum MessageText {
 
     static func place(_ c: MessageContext) -> String {
         guard let lat = c.position?.latitude, let lon = c.position?.longitude else { return "unknown" }
-        let coordinates = String(format: "%.5f, %.5f", lat, lon)
+        var coordinates = String(format: "%.5f, %.5f", lat, lon)
+        // Five decimals claim a metre; a poor fix says how far off it may be.
+        if let accuracy = c.position?.horizontalAccuracy, accuracy > StoredPosition.poorAccuracy {
+            coordinates += String(format: " (within %.0f m)", accuracy)
+        }
         return c.address.map { "\($0) \(coordinates)" } ?? coordinates
     }
 

@@ -25,4 +25,22 @@ public struct StoredPosition: Sendable, Equatable, Codable {
         self.recordedAt = recordedAt
         self.boot = boot
     }
+
+    /// Metres of estimated error beyond which a fix is poor: messages say how far off it may be,
+    /// and it does not replace a good position recorded within `goodFor`.
+    public static let poorAccuracy = 100.0
+    /// How long a good position outweighs poor fixes, ns.
+    public static let goodFor: Int64 = 120_000_000_000
+
+    /// Whether this position, good and recorded on this boot within `goodFor` of `now`, should be
+    /// kept over `candidate`, a poor fix: indoors a receiver drops to 2D fixes hundreds of metres
+    /// off, whose jitter would move the wearer on every contact's map and send location updates.
+    /// A fix of unknown error is not judged poor.
+    public func outweighs(_ candidate: StoredPosition, at now: Int64) -> Bool {
+        guard let mine = accuracy, mine <= Self.poorAccuracy, let theirs = candidate.accuracy, theirs > Self.poorAccuracy,
+              let recordedAt, boot == BootIdentity.current
+        else { return false }
+        let age = now &- recordedAt
+        return age >= 0 && age < Self.goodFor
+    }
 }
