@@ -56,6 +56,25 @@ import Testing
         return events
     }
 
+    /// The sensor-fault message tells when the fault began (00:00:10), not when an attempt goes
+    /// out (00:11:40, after the channel failed for a while).
+    @Test func theSensorFaultMessageSaysWhenTheFaultBegan() async throws {
+        try await withDatabase { path in
+            let store = try WorkflowStore(path: path)
+            try store.saveContact(Contact(name: "Anna", phone: anna, channel: "pager"))
+            try store.apply(.startProtection(person, gnssConfigured: false, hasFix: false), at: 0)
+            try store.transaction { tx in try tx.recordSensorFault(isFaulty: true, since: 10 * s, at: 11 * s) }
+            #expect(try store.transaction { tx in try tx.remindSensorFault(afterSeconds: 600, at: 611 * s) })
+            let pager = RecordingChannel(name: "pager", answer: RecordingChannel.unreachable)
+            let dispatcher = dispatcher(store, pager: pager)
+            _ = try await dispatcher.deliverDue(at: 611 * s)
+            pager.answer(with: RecordingChannel.deliver)
+            _ = try await dispatcher.deliverDue(at: 700 * s)
+            let texts = pager.received.map(\.text)
+            #expect(texts.count == 2 && texts.allSatisfy { $0.contains("no working motion sensor since 00:00 ") }, "\(texts)")
+        }
+    }
+
     /// A position 111 m north of the last one per step: far enough for a location update each time.
     private func move(_ store: WorkflowStore, step: Int, at t: Int64) throws {
         let position = StoredPosition(latitude: 51.5 + Double(step) * 0.001, longitude: -0.14, accuracy: 8)

@@ -256,8 +256,10 @@ public final class OutboxDispatcher {
         case .manual, .test: "safety device"
         default: "fall detector"
         }
+        // The sensor-fault message says since when: a retry an hour later must not move that on.
+        let time = kind == .sensorFault ? try tx.sensorFaultSince() ?? utc : utc
         let context = MessageContext(
-            person: person, device: device, position: fix, time: Date(timeIntervalSince1970: Double(utc) / 1e9),
+            person: person, device: device, position: fix, time: Date(timeIntervalSince1970: Double(time) / 1e9),
             positionTime: stored?.recordedAt.map { Date(timeIntervalSince1970: Double($0) / 1e9) },
             timeZone: options.timeZone, isTest: options.isTest || message.isTest)
         return MessageText.text(kind, context, batteryPercent: try tx.setting("batteryPercent", as: Int.self))
