@@ -31,6 +31,22 @@ import Testing
         }
     }
 
+    /// A sensor working again before its message went (a phone off, a channel down): the message
+    /// would tell of a fault that is over, so it is given up.
+    @Test func aFaultOverBeforeItsMessageWentIsNotTold() throws {
+        try withStore { store in
+            try store.transaction { tx in try tx.recordSensorFault(isFaulty: true, since: 10 * s, at: 11 * s) }
+            #expect(try store.transaction { tx in try tx.remindSensorFault(afterSeconds: 600, at: 611 * s) })
+            try store.enqueue(.lowBattery, at: 612 * s)
+            #expect(try store.waiting().contains { $0.kind == "sensor_fault" })
+            try store.transaction { tx in try tx.recordSensorFault(isFaulty: false, since: 700 * s, at: 700 * s) }
+            let waiting = try store.waiting()
+            #expect(!waiting.contains { $0.kind == "sensor_fault" })
+            #expect(waiting.contains { $0.kind == "low_battery" }, "other messages still go")
+            #expect(try store.journal().contains { $0.type == "undeliverable" && $0.payload.contains("over before it went (sensor_ok)") })
+        }
+    }
+
     @Test func aRecoveredSensorStartsOverAndIsJournalled() throws {
         try withStore { store in
             try store.transaction { tx in try tx.recordSensorFault(isFaulty: true, since: 0, at: 1 * s) }

@@ -1,8 +1,10 @@
 extension WorkflowTransaction {
     /// A condition that holds from a moment on and is told once per episode: the device off the
     /// body, the sensor faulty, the keychain out of reach. Kept as `<name>Since` and `<name>Told`
-    /// settings, so a restart remembers since when and whether anyone was told.
-    func recordCondition(_ name: String, holds: Bool, since: Int64, at now: Int64,
+    /// settings, so a restart remembers since when and whether anyone was told. When it ends, its
+    /// `kind` of message still waiting (a phone off, a channel down) is given up: it would tell of
+    /// a fault that is over, with a time that is not the fault's.
+    func recordCondition(_ name: String, _ kind: MessageKind, holds: Bool, since: Int64, at now: Int64,
                          began: (type: String, payload: String), ended: (type: String, payload: String)) throws {
         let started = try conditionSince(name) != nil
         if holds {
@@ -13,6 +15,9 @@ extension WorkflowTransaction {
             guard started else { return }
             try db.execute(sql: "DELETE FROM setting WHERE key IN (?, ?)", arguments: ["\(name)Since", "\(name)Told"])
             try note(ended.type, ended.payload, at: now)
+            for message in try waiting() where message.kind == kind.rawValue {
+                try abandon(message, reason: "over before it went (\(ended.type))", at: now)
+            }
         }
     }
 

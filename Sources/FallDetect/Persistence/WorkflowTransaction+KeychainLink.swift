@@ -2,7 +2,7 @@ extension WorkflowTransaction {
     /// Keeps whether the keychain's link is up, so a restart remembers since when it has been
     /// lost. `since` is when it dropped, UTC nanoseconds.
     public func recordKeychainLink(connected: Bool, since: Int64, at now: Int64) throws {
-        try recordCondition("keychainLost", holds: !connected, since: since, at: now,
+        try recordCondition("keychainLost", .keychainLost, holds: !connected, since: since, at: now,
                             began: ("keychain", "link lost since \(Self.isoTime(since))"), ended: ("keychain", "link back"))
     }
 

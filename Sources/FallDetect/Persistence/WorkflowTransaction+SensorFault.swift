@@ -2,7 +2,7 @@ extension WorkflowTransaction {
     /// Keeps whether the motion sensor delivers (a stall or a lost chip is a fault), so a restart
     /// remembers since when it has not. `since` is when samples stopped, UTC nanoseconds.
     public func recordSensorFault(isFaulty: Bool, since: Int64, at now: Int64) throws {
-        try recordCondition("sensorFault", holds: isFaulty, since: since, at: now,
+        try recordCondition("sensorFault", .sensorFault, holds: isFaulty, since: since, at: now,
                             began: ("sensor_fault", "{\"since\":\"\(Self.isoTime(since))\"}"),
                             ended: ("sensor_ok", "{\"at\":\"\(Self.isoTime(now))\"}"))
     }

@@ -2,7 +2,7 @@ extension WorkflowTransaction {
     /// Keeps whether the device is worn (`WearMonitor`), so a restart remembers since when it
     /// has been off. `since` is when it came to rest, UTC nanoseconds.
     public func recordWear(isWorn: Bool, since: Int64, at now: Int64) throws {
-        try recordCondition("notWorn", holds: !isWorn, since: since, at: now,
+        try recordCondition("notWorn", .notWorn, holds: !isWorn, since: since, at: now,
                             began: ("not_worn", "{\"since\":\"\(Self.isoTime(since))\"}"),
                             ended: ("worn", "{\"at\":\"\(Self.isoTime(now))\"}"))
     }
