@@ -40,9 +40,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: protected.directory) }
         let store = protected.store
         let offset = Mutex<Int64>(0)
-        let clock = WallClock(
-            store: store, hub: EventHub(logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })),
-            wall: { WorkflowService.utcNow() + offset.withLock { $0 } }, retrySeconds: 0)
+        let hub = EventHub(logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let clock = WallClock(store: store, hub: hub, wall: { WorkflowService.utcNow() + offset.withLock { $0 } }, retrySeconds: 0)
         let start = clock.now()
         try store.apply(.detection(.automaticFall), at: start)
         // The journal refuses every line, as a full disk refuses every write.
@@ -52,6 +51,8 @@ import Testing
         let refused = clock.now()
         #expect(clock.steps == 0)
         #expect(refused - start < 60_000_000_000, "still the old clock: \(Double(refused - start) / 1e9) s after the fall")
+        for _ in 0..<3 { _ = clock.now() }
+        #expect(hub.recentEvents.filter { $0.type == "clock_step" }.count == 1, "refused again and again, said once")
         try store.transaction { try $0.db.execute(sql: "DROP TRIGGER refuse") }
         let taken = clock.now()
         #expect(clock.steps == 1, "applied once the store took it")
@@ -60,5 +61,26 @@ import Testing
         let elapsed = Double(taken - hour - start) / 1e9
         #expect(abs(left - (WorkflowSettings().countdown - elapsed)) < 0.5, "\(left) s left, \(elapsed) s after the fall")
         #expect(try store.journal().filter { $0.type == "clock_step" }.count == 1)
+    }
+
+    /// Stepped again while the first step waits for the store: readings stay on the old clock
+    /// (the one the saved deadlines are on), not on the clock between the two steps.
+    @Test func aSecondStepWhileTheFirstWaitsStaysOnTheOldClock() throws {
+        let protected = try ProtectedStore("wall-clock-twice")
+        defer { try? FileManager.default.removeItem(at: protected.directory) }
+        let store = protected.store
+        let offset = Mutex<Int64>(0)
+        let clock = WallClock(
+            store: store, hub: EventHub(logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })),
+            wall: { WorkflowService.utcNow() + offset.withLock { $0 } }, retrySeconds: 3600)
+        let start = clock.now()
+        try store.transaction { try $0.db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON journal BEGIN SELECT RAISE(ABORT, 'disk full'); END") }
+        let hour: Int64 = 3_600_000_000_000
+        offset.withLock { $0 = hour }
+        #expect(clock.now() - start < 60_000_000_000)
+        offset.withLock { $0 = 3 * hour }
+        let twice = clock.now()
+        #expect(twice - start < 60_000_000_000, "still the old clock: \(Double(twice - start) / 1e9) s on")
+        #expect(clock.steps == 0)
     }
 }

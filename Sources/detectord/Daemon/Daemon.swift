@@ -84,6 +84,7 @@ struct Daemon {
         }
         // One clock for both: a step moves the pending deadlines once, before either times anything.
         let wallClock = WallClock(store: store, hub: hub)
+        status.attach(clock: wallClock)
         let dispatcher = DispatchService(
             store: store, channels: plan.channels, isTest: false, deviceID: Self.deviceID(), hub: hub, metrics: metrics,
             clock: wallClock, beep: { keychain?.beep($0) })

@@ -21,6 +21,9 @@ final class DaemonStatus: Sendable {
     private let gnss = Mutex<(any GNSSSource)?>(nil)
     private let gnssState = Mutex<String>("none")
     private let keychain = Mutex<KeychainService?>(nil)
+    /// The clock the workflow times by: while a clock step waits for the store, the deadlines
+    /// are still on the old clock, and so must be the time left that the page shows.
+    private let clock = Mutex<WallClock?>(nil)
     /// A channel's radio signal (the SMS modem's last +CSQ), in dBm.
     private let channelSignal: @Sendable (String) -> Int?
 
@@ -42,12 +45,14 @@ final class DaemonStatus: Sendable {
     func attach(gnss source: any GNSSSource) { gnss.withLock { $0 = source } }
     func setGNSSState(_ text: String) { gnssState.withLock { $0 = text } }
     func attach(keychain service: KeychainService?) { keychain.withLock { $0 = service } }
+    func attach(clock wall: WallClock) { clock.withLock { $0 = wall } }
 
     func liveStatistics() -> LiveStatistics {
         detector.withLock { $0 }?.statistics.withLock { $0 } ?? LiveStatistics()
     }
 
-    func report(at utc: Int64 = WorkflowService.utcNow()) throws -> [String: Any] {
+    func report(at given: Int64? = nil) throws -> [String: Any] {
+        let utc = given ?? clock.withLock { $0 }?.now() ?? WorkflowService.utcNow()
         let now = MonotonicTime.nowNanoseconds()
         let machine = try store.workflow()
         let live = liveStatistics()

@@ -41,13 +41,18 @@ final class WallClock: Sendable {
         state.withLock { state in
             let now = wall()
             let tick = MonotonicTime.nowNanoseconds()
-            if let pending = state.pending, tick < pending.retryAt { return now &- pending.step }
             let before = state.watch
+            if let pending = state.pending, tick < pending.retryAt {
+                // The whole step since the last reading the store took, a second one included.
+                var watch = before
+                return now &- (watch.step(wall: now, monotonic: tick) ?? 0)
+            }
             guard let step = state.watch.step(wall: now, monotonic: tick) else {
                 state.pending = nil
                 return now
             }
-            guard shift(by: step, at: now) else {
+            // A retry that fails again says nothing new: one warning per refused step.
+            guard shift(by: step, at: now, announcingFailure: state.pending == nil) else {
                 // Lost here, the step would never be seen again: once the disk freed, a countdown
                 // moved forward would fire at once, one moved back would wait the step's length.
                 state.watch = before
@@ -61,9 +66,8 @@ final class WallClock: Sendable {
     }
 
     /// The countdown, retries, probes, tracking and lockouts keep the time they had left, and the
-    /// wearer's page and the log say so.
-    /// Whether the store took the step.
-    private func shift(by step: Int64, at now: Int64) -> Bool {
+    /// wearer's page and the log say so. Returns whether the store took the step.
+    private func shift(by step: Int64, at now: Int64, announcingFailure: Bool) -> Bool {
         let seconds = WorkflowTransaction.seconds(step)
         var message = "the clock was set by \(seconds); countdowns, retries and tracking keep the time they had left"
         var moved = true
@@ -71,7 +75,8 @@ final class WallClock: Sendable {
             try store.transaction { try $0.shiftPendingTimes(by: step, at: now) }
         } catch {
             moved = false
-            message = "the clock was set by \(seconds), but its deadlines could not be moved (\(error)); the daemon keeps to the old time and tries again in \(retryNanoseconds / 1_000_000_000) s"
+            message = "the clock was set by \(seconds), but its deadlines could not be moved (\(error)); the daemon keeps to the old time and tries again every \(retryNanoseconds / 1_000_000_000) s"
+            if !announcingFailure { return false }
         }
         hub.publish(DaemonEvent("clock_step", at: now, severity: .warning, [("step_s", .number(Double(step) / 1e9)), ("message", .string(message))]))
         return moved
