@@ -33,9 +33,6 @@ import FallDetect
         #expect(GSMAlphabet.encode("Zoé, Ñandù\n") != nil, "other accented letters and a newline stay GSM")
     }
 
-    /// A name outside GSM-7 ("João") makes its part UCS-2, 70 units; the map link, in a part of
-    /// its own charset, stays whole and can be opened. With one charset for the whole text the
-    /// 83-character link was cut across two SMS, which phones never join.
     /// A link starting 72 to 77 characters into a part was cut in its `#map=` fragment (the space
     /// before it fell in the part's first half, where no break was made): the map opened on
     /// longitude -7 instead of -74.00597. It now goes whole in the next part; a message saved
@@ -54,6 +51,9 @@ import FallDetect
         #expect(TextModeSMS("Help " + long).parts.map { $0.text.count } == [160, 57])
     }
 
+    /// A name outside GSM-7 ("João") makes its part UCS-2, 70 units; the map link, in a part of
+    /// its own charset, stays whole and can be opened. With one charset for the whole text the
+    /// 83-character link was cut across two SMS, which phones never join.
     @Test func eachPartHasItsOwnCharsetAndTheLinkStaysWhole() {
         let link = "https://www.openstreetmap.org/?mlat=38.71234&mlon=-9.13456#map=17/38.71234/-9.13456"
         let text = "Emergency: João Pereira may have fallen and needs help. Last known location was "

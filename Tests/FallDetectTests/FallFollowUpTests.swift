@@ -49,8 +49,6 @@ import Testing
         #expect(outcomes[0].summary(origin: 1_000_000_000).hasPrefix("recovered: the fall at 0.0 s, sitting or standing again"))
     }
 
-    /// A fall's outcomes reach the workflow; a drop from height's do not: it needs help whatever
-    /// follows, so being up again must not withdraw it.
     /// Sat up just before the samples broke off for 3 s: the first frame back still reads upright
     /// (the attitude lags), and judged on the frames before the break that was 3.5 s upright, a
     /// recovery that withdrew the alert. The stages end without an outcome instead.
@@ -72,6 +70,8 @@ import Testing
         #expect(outcomes.isEmpty, "\(outcomes.map(\.kind))")
     }
 
+    /// A fall's outcomes reach the workflow; a drop from height's do not: it needs help whatever
+    /// follows, so being up again must not withdraw it.
     @Test func onlyAFallsOutcomesBecomeWorkflowInputs() throws {
         let fall = Self.outcomes(try Self.both()) { t in t < 3 ? 85 : 15 }
         #expect(fall.map(\.workflowInput) == [.followUp(.recovered), .followUp(.gotUp)])

@@ -32,13 +32,17 @@ import Testing
         #expect(!builder.push(Self.sample(i + 1, spread)).saturated)
     }
 
-    /// More than four periods without a sample (a FIFO overflow, a chip set up again) or time
-    /// going back marks the next frame; jitter does not.
+    /// More than four periods and 0.1 s without a sample (a FIFO overflow, a chip set up again)
+    /// or time going back marks the next frame; jitter and a few samples missing do not.
     @Test func theFrameAfterABreakInTheSamplesIsMarked() {
-        var builder = MotionFrameBuilder(sampleRate: 100)
-        let milliseconds: [Int64] = [0, 10, 20, 30, 70, 120, 130, 100, 110]
-        let marked = milliseconds.map { builder.push(IMUSample(timestampNanoseconds: $0 * 1_000_000, acceleration: SIMD3(0, 0, 1), angularRate: .zero)).afterGap }
-        #expect(marked == [false, false, false, false, false, true, false, true, false])
+        func marked(rate: Float, _ milliseconds: [Int64]) -> [Bool] {
+            var builder = MotionFrameBuilder(sampleRate: rate)
+            return milliseconds.map { builder.push(IMUSample(timestampNanoseconds: $0 * 1_000_000, acceleration: SIMD3(0, 0, 1), angularRate: .zero)).afterGap }
+        }
+        // 100 Hz: 90 ms missing is no break, 115 ms is; so is going back.
+        #expect(marked(rate: 100, [0, 10, 20, 30, 120, 235, 245, 200, 210]) == [false, false, false, false, false, true, false, true, false])
+        // 25 Hz: four periods are 160 ms; 150 ms missing is no break, 220 ms is.
+        #expect(marked(rate: 25, [0, 40, 80, 230, 450, 490, 480, 520]) == [false, false, false, false, true, false, true, false])
     }
 
     @Test func frameCarriesTheReadingAndItsMagnitudes() {

@@ -45,12 +45,14 @@ public struct MotionFrameBuilder: Sendable {
 
     public mutating func push(_ sample: IMUSample) -> MotionFrame { push(sample, sensor: nil) }
 
+    /// More than this many nominal periods between two samples, and more than `gapSeconds` (or
+    /// time going back), is a break in the samples, not jitter: the frame after it is marked
+    /// `afterGap`. A FIFO overflow loses 0.4 s and more; a few ms missing at 1 kHz is no break.
+    static let gapPeriods: Float = 4
+    static let gapSeconds: Float = 0.1
+
     /// `sensor` is the reading as the sensor gave it when `sample` is it turned into the body
     /// frame: full scale is per sensor axis, and a turned axis would hide or invent clipping.
-    /// More than this many nominal periods between two samples (or time going back) is a break in
-    /// the samples, not jitter: the frame after it is marked `afterGap`.
-    static let gapPeriods: Float = 4
-
     mutating func push(_ sample: IMUSample, sensor: IMUSample?) -> MotionFrame {
         let nominal = 1 / sampleRate
         var period = nominal
@@ -59,7 +61,7 @@ public struct MotionFrameBuilder: Sendable {
             let gap = Float(sample.timestampNanoseconds - previous) * 1e-9
             // A gap outside (0, 1 s) is a clock step or a pause, not a sample period.
             if gap > 0, gap < 1 { period = gap }
-            afterGap = !(gap > 0 && gap <= Self.gapPeriods * nominal)
+            afterGap = !(gap > 0 && gap <= max(Self.gapPeriods * nominal, Self.gapSeconds))
         }
         previousTimestamp = sample.timestampNanoseconds
         let g = sample.angularRate
