@@ -175,8 +175,7 @@ public final class DrillRunner {
             }
             pending += try tx.disarm(pin: pin, at: utc)
         case .position(let latitude, let longitude, let accuracy, let speed):
-            try tx.recordPosition(StoredPosition(latitude: latitude, longitude: longitude, accuracy: accuracy, speed: speed), at: utc)
-            try apply(.position(latitude: latitude, longitude: longitude))
+            pending += try tx.recordFix(StoredPosition(latitude: latitude, longitude: longitude, accuracy: accuracy, speed: speed), at: utc)
         case .network(let up):
             networkUp = up
             for name in channelNames {

@@ -22,6 +22,14 @@ extension WorkflowTransaction {
 
     /// Records the wearer's position: the latest, and the three latest (newest first) that the
     /// payload's direction of travel is built from.
+    /// A fix from the receiver: recorded, and handed to the workflow (tracking), unless the last
+    /// position outweighs it (`StoredPosition.outweighs`). What the daemon and a drill both do.
+    public func recordFix(_ position: StoredPosition, at now: Int64) throws -> [WorkflowAction] {
+        if let last = try lastPosition(), last.outweighs(position, at: now) { return [] }
+        try recordPosition(position, at: now)
+        return try apply(.position(latitude: position.latitude, longitude: position.longitude), at: now)
+    }
+
     public func recordPosition(_ position: StoredPosition, at now: Int64) throws {
         var position = position
         position.recordedAt = now

@@ -211,10 +211,7 @@ final class WorkflowService: Service {
         case .position(let fix):
             guard let latitude = fix.latitude, let longitude = fix.longitude, fix.isTrusted else { return }
             let result = attempt { tx in
-                let position = StoredPosition(latitude: latitude, longitude: longitude, accuracy: fix.horizontalAccuracy, speed: fix.speed)
-                if let last = try tx.lastPosition(), last.outweighs(position, at: now) { return [] }
-                try tx.recordPosition(position, at: now)
-                return try tx.apply(.position(latitude: latitude, longitude: longitude), at: now)
+                try tx.recordFix(StoredPosition(latitude: latitude, longitude: longitude, accuracy: fix.horizontalAccuracy, speed: fix.speed), at: now)
             }
             if case .success(let actions) = result { report(actions, at: now) }
         case .keychainBattery(let percent):
