@@ -103,26 +103,68 @@ import Testing
     }
 
     /// A sensor fault an earlier process saved (it was killed, or the device rebooted, while the
-    /// sensor was stalled) clears once this process's samples flow; it stayed for good, and a
-    /// later real fault was neither recorded nor told.
-    @Test func aFaultSavedByAnEarlierProcessClearsWhenSamplesFlow() throws {
+    /// sensor was stalled) clears once this process's samples have flowed steadily; it stayed for
+    /// good, and a later real fault was neither recorded nor told. Not at the first sample: a
+    /// sensor that keeps stalling would have its fault start anew at each restart.
+    @Test func aFaultSavedByAnEarlierProcessClearsWhenSamplesAreSteady() throws {
         let setup = try DaemonTestSetup()
         defer { setup.remove() }
-        try setup.write(restingCSV: 6, gap: 7...8, named: "steady.csv")
+        try setup.write(restingCSV: 20, gaps: [], named: "steady.csv")
         do {
             let store = try WorkflowStore(path: setup.databasePath)
             try store.transaction { try $0.recordSensorFault(isFaulty: true, since: 1_000_000_000, at: 1_000_000_000) }
         }
         let daemon = try setup.start(["--exit-when-idle"])
         let base = try daemon.apiBase()
-        var cleared = false
-        for _ in 0..<100 where !cleared {
+        func faultShows() throws -> Bool {
             let workflow = try DaemonProcess.request(base + "/api/status").body["workflow"] as? [String: Any] ?? [:]
-            cleared = workflow["sensor_fault_since"] == nil
-            if !cleared { Thread.sleep(forTimeInterval: 0.05) }
+            return workflow["sensor_fault_since"] != nil
+        }
+        try daemon.waitForEvent("start")
+        Thread.sleep(forTimeInterval: 3)
+        #expect(try faultShows(), "cleared before the samples were steady for \(DetectorLoop.steadySeconds) s")
+        let clearedBy = Date().addingTimeInterval(DetectorLoop.steadySeconds + 3)
+        var cleared = false
+        while !cleared, Date() < clearedBy {
+            cleared = try !faultShows()
+            if !cleared { Thread.sleep(forTimeInterval: 0.1) }
         }
         #expect(cleared, "the fault saved before the start still shows")
         #expect(daemon.waitForExit(timeout: 30))
+    }
+
+    /// A sensor that stalls and resumes every two seconds (a loose connector) is one fault from
+    /// its first stall: it lasts long enough for `fault_message_minutes`, and the message gives
+    /// the first stall's time. Before, each resume ended the fault, so none ever lasted the
+    /// minutes the message waits for, and the contacts were never told.
+    @Test func aSensorThatKeepsStallingIsOneFaultLongEnoughToTell() throws {
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        // 1.5 s without samples, then 0.5 s with, five times from 2 s on; steady after 11.5 s.
+        let gaps: [ClosedRange<Double>] = (0..<5).map { (i: Int) -> ClosedRange<Double> in
+            let start = 2.0 + 2.0 * Double(i)
+            return start...(start + 1.5)
+        }
+        let path = try setup.write(restingCSV: 16, gaps: gaps, named: "flapping.csv")
+        try setup.write(replay: "unused", sensor: """
+            [sensor]
+            source = "replay"
+            stall_seconds = 1
+            fault_message_minutes = 0.1
+
+            [sensor.replay]
+            path = "\(path)"
+            """)
+        let daemon = try setup.start(["--exit-when-idle"])
+        defer { daemon.kill9() }
+        let told = try daemon.waitForEvent("message", timeout: 30) { DaemonProcess.value("kind", in: $0) == "sensor_fault" }
+        #expect(daemon.waitForExit(timeout: 30))
+        let store = try WorkflowStore(path: setup.databasePath)
+        let began = try store.journal().filter { $0.type == "sensor_fault" }
+        #expect(began.count == 1, "one fault, from the first stall: \(began.map(\.payload))")
+        #expect(daemon.logLines.filter { DaemonProcess.eventType(of: $0) == "sensor_recovered" }.count == 5)
+        #expect(try store.transaction { try $0.sensorFaultSince() } == nil, "over when the replay ended")
+        _ = told
     }
 
     /// The loop on a thread of its own, as in the daemon, fed a synthetic fall up to 3 s after

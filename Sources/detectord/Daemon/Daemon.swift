@@ -145,11 +145,11 @@ struct Daemon {
                 publish(DaemonEvent("sensor_fault", at: now, severity: .warning, [("message", .string("no sample for \(DaemonStatus.tenths(seconds)) s\(reason)"))]))
                 workflow.submit(.sensorFault(isFaulty: true, sinceMonotonic: MonotonicTime.nowNanoseconds() - Int64(seconds * 1e9)))
             case .sensorResumed(let seconds):
+                // The workflow's fault stays until the samples are steady (`sensorSteady`).
                 publish(DaemonEvent("sensor_recovered", at: now, [("message", .string("samples again after \(DaemonStatus.tenths(seconds)) s"))]))
-                workflow.submit(.sensorFault(isFaulty: false, sinceMonotonic: MonotonicTime.nowNanoseconds()))
-            case .sensorStreaming, .sensorEndedWhileStalled:
-                // Clears a fault the database kept from before this process (nothing when none),
-                // or one a source raised by ending while silent: it sends no sample to clear it.
+            case .sensorSteady, .sensorEndedWhileStalled:
+                // Clears the fault, one the database kept from before this process included
+                // (nothing when none), or one a source raised by ending while silent.
                 workflow.submit(.sensorFault(isFaulty: false, sinceMonotonic: MonotonicTime.nowNanoseconds()))
             case .wear(let change):
                 // The change is on the samples' clock; its age is what carries over.

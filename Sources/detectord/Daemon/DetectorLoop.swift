@@ -16,11 +16,14 @@ final class DetectorLoop: @unchecked Sendable {
         case followUp(FollowUpOutcome)
         case sensorStalled(seconds: Double)
         case sensorResumed(afterSeconds: Double)
-        /// The first samples this process consumed: a sensor fault an earlier process saved (it
-        /// was killed or the device rebooted while the sensor was stalled) is over.
-        case sensorStreaming
-        /// The source ended while its silence was a fault: the fault is over, not the sensor
-        /// back. Told by this thread, after any stall it told, so the two cannot cross.
+        /// Samples have come without a stall for `steadySeconds` since the last stall (or since
+        /// this process's first samples): the fault is over, one an earlier process saved (it was
+        /// killed or the device rebooted while the sensor was stalled) included. A sensor that
+        /// stalls and resumes every few seconds stays one fault, from its first stall on, so it
+        /// can last long enough for `fault_message_minutes`.
+        case sensorSteady
+        /// The source ended while a fault was not over: the fault is over, not the sensor back.
+        /// Told by this thread, after any stall it told, so the two cannot cross.
         case sensorEndedWhileStalled
         /// The device was taken off or put on again (`WearMonitor`).
         case wear(WearChange)
@@ -30,6 +33,7 @@ final class DetectorLoop: @unchecked Sendable {
     private let consumer: SampleRing.Consumer
     private var pipeline: DetectionPipeline
     private let stallNanoseconds: Int64
+    private let steadyNanoseconds: Int64
     private let output: @Sendable (Output) -> Void
     private let metrics: DaemonMetrics
     private let wake = DispatchSemaphore(value: 0)
@@ -55,6 +59,7 @@ final class DetectorLoop: @unchecked Sendable {
         consumer = ring.makeConsumer()
         self.pipeline = pipeline
         stallNanoseconds = Int64(stallSeconds * 1e9)
+        steadyNanoseconds = Int64(Self.steadySeconds * 1e9)
         self.output = output
     }
 
@@ -65,6 +70,11 @@ final class DetectorLoop: @unchecked Sendable {
         pushTimes.withLock { $0.append(now) }
         wake.signal()
     }
+
+    /// How long samples must come without a stall before a sensor fault is over. Long enough to
+    /// span a sensor that stalls and resumes every few seconds (a loose connector, a bus that
+    /// hangs now and then), short enough that a fault that is over stops showing soon after.
+    static let steadySeconds: Double = 10
 
     /// Wakes the loop so it sees a stop request at once.
     func signalStop() { wake.signal() }
@@ -111,6 +121,10 @@ final class DetectorLoop: @unchecked Sendable {
         var lastSampleAt = MonotonicTime.nowNanoseconds()
         var stalled = false
         var streaming = false
+        // A fault the workflow may hold and that is not over yet: one an earlier process saved
+        // counts, so it starts open. `steadySince` is when samples last came back (MonotonicTime).
+        var faultOpen = true
+        var steadySince = lastSampleAt
         var rateWindowStart = lastSampleAt
         var rateWindowCount = 0
         var finalPass = false
@@ -170,19 +184,26 @@ final class DetectorLoop: @unchecked Sendable {
             if consumed > 0 {
                 if !streaming {
                     streaming = true
-                    events.append(.sensorStreaming)
+                    steadySince = now
                 }
                 if stalled {
                     stalled = false
+                    steadySince = now
                     events.append(.sensorResumed(afterSeconds: Double(now - lastSampleAt) / 1e9))
+                }
+                if faultOpen, now - steadySince >= steadyNanoseconds {
+                    faultOpen = false
+                    events.append(.sensorSteady)
                 }
                 lastSampleAt = now
                 rateWindowCount += consumed
-            } else if stalled, sourceEnded.load(ordering: .acquiring) {
+            } else if faultOpen, sourceEnded.load(ordering: .acquiring) {
                 stalled = false
+                faultOpen = false
                 events.append(.sensorEndedWhileStalled)
             } else if !stalled, !sourceEnded.load(ordering: .acquiring), now - lastSampleAt >= stallNanoseconds {
                 stalled = true
+                faultOpen = true
                 events.append(.sensorStalled(seconds: Double(now - lastSampleAt) / 1e9))
             }
             let rateWindow = now - rateWindowStart

@@ -20,10 +20,16 @@ struct DaemonTestSetup {
     /// the configuration replaying it; returns its path.
     @discardableResult
     func write(restingCSV seconds: Double, gap: ClosedRange<Double>, named name: String) throws -> String {
+        try write(restingCSV: seconds, gaps: [gap], named: name)
+    }
+
+    /// The same with several gaps.
+    @discardableResult
+    func write(restingCSV seconds: Double, gaps: [ClosedRange<Double>], named name: String) throws -> String {
         var text = "time,ax,ay,az,gx,gy,gz\n"
         for i in 0..<Int(seconds * 100) {
             let t = Double(i) / 100
-            if gap.contains(t) { continue }
+            if gaps.contains(where: { $0.contains(t) }) { continue }
             text += "\(t),0,0,1,0,0,0\n"
         }
         let path = directory.appendingPathComponent(name).path
