@@ -58,6 +58,26 @@ import Testing
         }
     }
 
+    /// A file that is there but cannot be read (damaged, or not a database) may hold a PIN: the
+    /// empty copy does not open set-up to whoever reaches the page. A missing file is a new
+    /// device, whose set-up is open.
+    @Test func aFileThatCannotBeReadClosesSetUpWithoutAPIN() throws {
+        try withStore { path in
+            let damaged = path + ".damaged"
+            try Data(repeating: 0x5A, count: 4096).write(to: URL(fileURLWithPath: damaged))
+            let copy = try WorkflowStore.inMemoryCopy(of: damaged)
+            let change = SetupChange.pin("4821")
+            #expect(throws: FallDetectError.self) { try copy.transaction { try $0.setUp(change, pin: nil, at: 0) } }
+            #expect(try copy.transaction { try $0.isSetUp() } == false)
+            let fresh = try WorkflowStore.inMemoryCopy(of: path + ".missing")
+            let outcome = try fresh.transaction { try $0.setUp(change, pin: nil, at: 0) }
+            guard case .done = outcome else {
+                Issue.record("a new device's set-up is open: \(outcome)")
+                return
+            }
+        }
+    }
+
     /// A restart whose file gives `contacts` during the emergency, then the wearer's cancel: the
     /// all clears queued.
     private func allClearsAfterTheFileGives(_ store: WorkflowStore, contacts: [Contact]) throws -> [OutboxMessage] {

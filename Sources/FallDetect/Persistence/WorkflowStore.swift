@@ -39,23 +39,32 @@ public final class WorkflowStore: Sendable {
     /// What the file at `path` holds (person, contacts, PIN, the state and the outbox), copied
     /// into memory, for a database that cannot be written (a read-only file system, a file the
     /// service may not write): the device goes on protecting its wearer, and forgets what happens
-    /// now when it stops. A file that cannot even be read gives an empty store.
+    /// now when it stops. A file that cannot even be read gives an empty store whose set-up is
+    /// closed (`WorkflowTransaction.unreadFileKey`): the file may hold a PIN.
     public static func inMemoryCopy(of path: String) throws -> WorkflowStore {
         do {
             let memory = try DatabaseQueue()
             var configuration = Configuration()
             configuration.readonly = true
+            var copied = false
             // Read-only with its WAL when that can be read; else the file alone, as it is (a
             // read-only file system without the WAL's shared memory file).
             if FileManager.default.isReadableFile(atPath: path) {
                 for source in [path, "file:\(path)?immutable=1"] {
                     guard let file = try? DatabaseQueue(path: source, configuration: configuration), (try? file.backup(to: memory)) != nil else { continue }
+                    copied = true
                     break
                 }
             }
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+            let unread = !copied && size > 0
             try migrator.migrate(memory)
-            // What this copy sends is forgotten with it: its keys must not be the file's next ones.
-            try memory.write { try WorkflowTransaction(db: $0).setSetting(WorkflowTransaction.messageKeyTag, WorkflowTransaction.freshMessageKeyTag()) }
+            try memory.write { db in
+                let tx = WorkflowTransaction(db: db)
+                // What this copy sends is forgotten with it: its keys must not be the file's next ones.
+                try tx.setSetting(WorkflowTransaction.messageKeyTag, WorkflowTransaction.freshMessageKeyTag())
+                if unread { try tx.setSetting(WorkflowTransaction.unreadFileKey, true) }
+            }
             return WorkflowStore(path: path, memory: memory)
         } catch {
             throw FallDetectError(.io, "cannot copy the workflow database into memory: \(error)", path: path)

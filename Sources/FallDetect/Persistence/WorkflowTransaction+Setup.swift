@@ -8,6 +8,11 @@ extension WorkflowTransaction {
     /// (a four-digit PIN at one guess an hour falls in about 200 days on average).
     static let setupMaximumLockout = 86_400.0
 
+    /// Set in a copy in memory of a database file that could not be read (`WorkflowStore.inMemoryCopy`):
+    /// the PIN the file may hold is unknown, so set-up without one is closed. Else anyone who
+    /// reaches the page (any local process) could change who is told, without the PIN.
+    static let unreadFileKey = "databaseFileUnread"
+
     /// Set-up is complete once a PIN is set: from then on every change needs it.
     public func isSetUp() throws -> Bool { try setting("pinHash", as: String.self) != nil }
 
@@ -32,6 +37,9 @@ extension WorkflowTransaction {
             case .verdict: return .wrongPIN
             case .lockedOut(let seconds): return .lockedOut(seconds: seconds)
             }
+        } else if try setting(Self.unreadFileKey, as: Bool.self) == true {
+            throw FallDetectError(
+                .io, "the database file could not be read, so the PIN it may hold cannot be checked: set-up is closed until the file can be read and the daemon is restarted")
         }
         return .done(try make(change, at: now))
     }
