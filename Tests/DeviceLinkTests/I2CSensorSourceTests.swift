@@ -265,6 +265,33 @@ import Glibc
         #expect(run.lastSecond > 180, "\(run.lastSecond) samples in the last second at 200 Hz")
     }
 
+    /// A chip that answers its identity and takes its set-up but fails every drain (its FIFO
+    /// count unreadable): looked for again with backoff, one notice, no recovery counted;
+    /// once its drains work, it streams and counts one recovery. Before, it was set up again at
+    /// every drain interval, and each time lost and "answers again" were told.
+    @Test func aChipWhoseDrainsFailIsLookedForWithBackoff() throws {
+        let run = Run()
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion())
+        let source = run.source(Self.options())
+        var faultWhileFailing: String?
+        var configuredWhileFailing = 0
+        try run.run(source, seconds: 10) { t in
+            run.bus.setFault(t >= 1 && t < 5 ? .transferFailed : nil, at: 0x68, register: 0x72)
+            if t < 5 {
+                configuredWhileFailing = run.log.configurations.withLock { $0.count }
+                faultWhileFailing = source.condition?.fault
+            }
+        }
+        // Set up at the start, then after 0.1, 0.2, 0.4, 0.8 and 1.6 s of backoff: 6 in 5 s.
+        #expect((4...8).contains(configuredWhileFailing), "set up \(configuredWhileFailing) times in 4 s of failing drains")
+        #expect(faultWhileFailing?.contains("lost") == true, "the fault shows while the drains fail: \(faultWhileFailing ?? "none")")
+        let notices = run.log.notices.withLock { $0 }
+        #expect(notices.filter { $0.contains("lost") }.count <= 2, "\(notices)")
+        #expect(notices.filter { $0.contains("answers again") }.count == 1, "\(notices)")
+        #expect(source.condition?.fault == nil && source.condition?.recoveries == 1)
+        #expect(run.lastSecond > 180, "\(run.lastSecond) samples in the last second at 200 Hz")
+    }
+
     /// The reading thread held up for 20 ms (four periods) in the middle of a drain, after the
     /// chip's FIFO count (0x74, its data port) or before it (0x3A, the status read first): no
     /// sample was lost, so none is reported lost, and the stamps stay evenly spaced.

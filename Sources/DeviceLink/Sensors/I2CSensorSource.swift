@@ -57,6 +57,10 @@ public final class I2CSensorSource: SensorSource {
         var stream: IMUStream?
         var previous: IMUStream?
         var lostBecause: String?
+        // Whether `stream` has drained once since it was set up. A chip that answers its identity
+        // and takes its set-up but fails every drain is looked for again with backoff: set up
+        // again at once, it would be lost and found many times a second, each time told.
+        var drained = false
         var retry = options.firstRetrySeconds
         var gaps: [RecordedEvent] = []
         defer { if let stream { try? stream.driver.stop() } }
@@ -98,16 +102,9 @@ public final class I2CSensorSource: SensorSource {
                 do throws(IMUError) {
                     let connected = try connect(opened, resumingAfter: lostBecause)
                     if let previous { connected.continueTimestamps(from: previous) }
-                    if lostBecause != nil {
-                        state.withLock { $0.recoveries += 1 }
-                        onNotice("\(connected.configuration.model) answers again; streaming resumes")
-                    }
-                    state.withLock { s in
-                        s.fault = nil
-                        s.searchedAtNanoseconds = nil
-                    }
+                    // The fault, the search and the backoff end with the first drain.
                     stream = connected
-                    retry = options.firstRetrySeconds
+                    drained = false
                 } catch {
                     var lasting: FallDetectError?
                     if case .bus(let busError) = error, !busError.isTransient {
@@ -132,6 +129,16 @@ public final class I2CSensorSource: SensorSource {
                 // one takes up to a second to time out). Only this thread writes the condition.
                 var condition = state.withLock { $0 }
                 let pushed = try current.cycle(into: producer, condition: &condition, gaps: &gaps)
+                if !drained {
+                    drained = true
+                    retry = options.firstRetrySeconds
+                    condition.fault = nil
+                    condition.searchedAtNanoseconds = nil
+                    if lostBecause != nil {
+                        condition.recoveries += 1
+                        onNotice("\(current.configuration.model) answers again; streaming resumes")
+                    }
+                }
                 state.withLock { $0 = condition }
                 if pushed > 0 { batchWritten() }
                 for gap in gaps {
@@ -144,15 +151,18 @@ public final class I2CSensorSource: SensorSource {
                     throw FallDetectError(.io, error.description, path: options.busPath, errno: error.busError?.errno)
                 }
                 let fault = "\(current.configuration.model) lost: \(error)"
-                state.withLock { s in
-                    s.busErrors += 1
-                    s.fault = fault
-                }
-                onNotice(fault)
+                state.withLock { $0.busErrors += 1 }
                 lostBecause = "sensor lost (\(error.busError.map { String(cString: strerror($0.errno)) } ?? "bus error"))"
                 if error.busError?.errno == ENODEV || !error.isTransient { bus = nil }
                 previous = current
                 stream = nil
+                if drained {
+                    // Lost while streaming: told at once, and looked for again at once.
+                    state.withLock { $0.fault = fault }
+                    onNotice(fault)
+                } else {
+                    lookAgain(after: fault)
+                }
             }
         }
         return .stopped

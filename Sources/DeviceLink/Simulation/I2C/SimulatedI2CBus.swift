@@ -23,6 +23,9 @@ public final class SimulatedI2CBus: I2CBus {
     public var statistics: Statistics { counters.statistics }
     private var devices: [UInt8: any SimulatedI2CDevice] = [:]
     private var faults: [UInt8: SimulatedI2CFault] = [:]
+    /// Lasting faults of one register (address << 8 | register): a chip that answers its identity
+    /// and takes its set-up but whose data path fails (a damaged FIFO, a half-seated connector).
+    private var registerFaults: [UInt16: SimulatedI2CFault] = [:]
     /// A fault of the whole bus (a hung bus), whatever the address.
     public var busFault: SimulatedI2CFault?
     /// Faults that happen once, on the next transfers, in order (nil address: any).
@@ -53,6 +56,11 @@ public final class SimulatedI2CBus: I2CBus {
     public func setFault(_ fault: SimulatedI2CFault?, at address: UInt8) {
         if faults[address] == .unplugged, fault == nil { devices[address]?.powerCycle() }
         faults[address] = fault
+    }
+
+    /// Sets or clears a lasting fault of one register of one peripheral.
+    public func setFault(_ fault: SimulatedI2CFault?, at address: UInt8, register: UInt8) {
+        registerFaults[UInt16(address) << 8 | UInt16(register)] = fault
     }
 
     /// The next transfer (to `address`, or any) fails once with `fault`.
@@ -108,7 +116,7 @@ public final class SimulatedI2CBus: I2CBus {
     public func resetStatistics() { counters.reset() }
 
     private func check(_ address: UInt8, register: UInt8, operation: String) throws(I2CError) -> any SimulatedI2CDevice {
-        var fault = busFault ?? faults[address] ?? timedFault(for: address)
+        var fault = busFault ?? faults[address] ?? timedFault(for: address) ?? registerFaults[UInt16(address) << 8 | UInt16(register)]
         if fault == nil, let index = scheduled.firstIndex(where: { $0.address == nil || $0.address == address }) {
             fault = scheduled.remove(at: index).fault
         }
