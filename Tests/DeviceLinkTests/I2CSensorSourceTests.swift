@@ -106,6 +106,22 @@ import Glibc
         #expect(abs(last.timestampNanoseconds - run.clock.nowNanoseconds()) < 25_000_000, "stamps follow the chip, not the nominal rate")
     }
 
+    /// A board 15 % fast, further off than the rate estimate trusts: its stamps keep to the
+    /// clock instead of running ahead of it, and what the nominal rate has no room for is
+    /// counted as duplicates, for the status to show.
+    @Test func aBoardTooFastToMeasureIsStampedOnTheClock() throws {
+        let run = Run()
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion(), rateFactor: 1.15)
+        let source = run.source(Self.options())
+        try run.run(source, seconds: 30)
+        let condition = try #require(source.condition)
+        #expect(condition.measuredRateHz == nil)
+        #expect(condition.duplicates > 0 && condition.gaps == 0, "\(condition)")
+        #expect(Self.strictlyIncreasing(run.samples))
+        let last = try #require(run.samples.last)
+        #expect(last.timestampNanoseconds - run.clock.nowNanoseconds() < 25_000_000, "stamps ahead of the clock")
+    }
+
     /// A slow board at 1 kHz, before its rate is measured (5 s): stamped at the nominal rate, each
     /// 20-sample batch (or 40, as a configured watermark may make it) falls behind the drain
     /// clock, and the steering must keep up without the lag being taken for lost samples.

@@ -52,6 +52,37 @@ import Testing
         #expect(worst < 10_000_000, "worst offset \(worst) ns")
     }
 
+    /// A chip 15 % fast, further off than the estimator trusts, so stamped at the nominal rate:
+    /// the stamps never run ahead of the drain clock, and stay strictly increasing. Before,
+    /// a quarter period of steering per batch could not keep up, and they ran ahead 5 s a minute.
+    @Test func aChipTooFastToMeasureNeverRunsAheadOfTheClock() {
+        var stamper = SampleTimestamper()
+        var estimator = OutputRateEstimator(nominalHz: 200)
+        var produced = 0
+        var last: Int64 = .min
+        var ahead: Int64 = 0
+        var surplus = 0
+        for drain in 1...3000 {
+            let now = Int64(drain) * 20_000_000
+            let due = Int(Double(now) * 230 / 1e9)
+            let count = due - produced
+            produced = due
+            estimator.drained(count, at: now)
+            let batch = stamper.stamp(count: count, drainedFrom: now, to: now, rateHz: estimator.rateHz, rateMeasured: estimator.estimateHz != nil)
+            #expect(batch.lostBefore == 0)
+            surplus += batch.surplus
+            for i in 0..<count {
+                let t = batch.timestamp(of: i)
+                #expect(t > last)
+                last = t
+            }
+            ahead = max(ahead, last - now)
+        }
+        #expect(estimator.estimateHz == nil, "15 % off is past the estimator's tolerance")
+        #expect(ahead <= 7_500_000, "the newest stamp ran \(ahead) ns ahead of the drain")
+        #expect(surplus > 0, "the samples the nominal rate has no room for are told as duplicates")
+    }
+
     @Test func aBreakStartsAgainFromTheDrainAndCountsWhatWasLost() {
         var stamper = SampleTimestamper()
         _ = stamper.stamp(count: 4, drainedAt: 1_000_000_000, rateHz: 200)

@@ -16,7 +16,8 @@ public struct SampleTimestamper: Sendable {
         /// The batch began a new run of timestamps (after a break or at the start).
         public var restarted: Bool
         /// Samples more than the time since the last batch allows (a chip repeating samples, or
-        /// set to another rate than it runs at): stamped on, and counted as duplicates.
+        /// set to another rate than it runs at): stamped closer together, up to the drain's end,
+        /// and counted as duplicates.
         public var surplus: Int = 0
 
         public func timestamp(of index: Int) -> Int64 {
@@ -89,6 +90,16 @@ public struct SampleTimestamper: Sendable {
         let first = Int64((continued + correction).rounded())
         let lateDrift = Double(end - span) - continued
         let surplus = lateDrift < -1.5 * period ? Int((-lateDrift / period).rounded(.down)) : 0
+        if surplus > 0 {
+            // Never ahead of the clock: the batch goes between the last stamp and the drain's
+            // end, more closely spaced. A chip faster than the rate stamped with (further off
+            // than the estimator trusts, so never measured) would else run ahead without bound:
+            // at 15 % fast about five minutes an hour, and a fix would be judged against a
+            // sample time minutes in the future.
+            let squeezed = max(1, Double(end - last) / Double(count))
+            return Batch(firstNanoseconds: Int64((Double(last) + squeezed).rounded()), periodNanoseconds: Int64(squeezed.rounded()),
+                         period: squeezed, lostBefore: 0, restarted: false, surplus: surplus)
+        }
         return Batch(firstNanoseconds: first, periodNanoseconds: periodNanoseconds, period: period, lostBefore: 0, restarted: false, surplus: surplus)
     }
 
