@@ -51,6 +51,16 @@ import Testing
         #expect(options.axes.apply(SIMD3(1, 2, 3)) == SIMD3(3, -1, -2))
     }
 
+    /// A mirror image is no mounting of a real chip: refused, naming the field, with the mapping
+    /// it most likely is.
+    @Test func aMirrorImageMappingIsRefusedWithTheLikelyOne() throws {
+        let text = DaemonConfigurationTests.minimal.replacingOccurrences(of: "source = \"i2c\"", with: "source = \"i2c\"\naxis_mapping = \"x=+y,y=+x,z=+z\"")
+        let issues = DaemonConfigurationTests.issues(text)
+        #expect(issues.map(\.field) == ["sensor.axis_mapping"], "\(issues)")
+        #expect(issues.first?.message.contains("mirror image") == true && issues.first?.message.contains("\"x=+y,y=-x,z=+z\"") == true, "\(issues)")
+        #expect(AxisMapping("x=+y,y=-x,z=+z")?.isMirror == false)
+    }
+
     static let simulated = DaemonConfigurationTests.minimal.replacingOccurrences(of: "source = \"i2c\"", with: "source = \"simulated\"")
 
     @Test func aSimulatedChipMustBeNamedAndItsMotionMustExist() throws {

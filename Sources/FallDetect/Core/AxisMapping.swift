@@ -46,6 +46,20 @@ public struct AxisMapping: Sendable, Hashable, CustomStringConvertible {
         Set([x.index, y.index, z.index]) == [0, 1, 2]
     }
 
+    /// True for a mirror image (determinant -1), which no mounting gives: a chip's axes and the
+    /// body frame are both right-handed. Applied to a gyroscope it turns rotations the wrong way
+    /// against the accelerometer, so one of its signs is wrong.
+    public var isMirror: Bool {
+        func row(_ a: SignedAxis) -> SIMD3<Float> {
+            var r = SIMD3<Float>(repeating: 0)
+            r[a.index] = a.sign
+            return r
+        }
+        let (r0, r1, r2) = (row(x), row(y), row(z))
+        let cross = SIMD3(r1.y * r2.z - r1.z * r2.y, r1.z * r2.x - r1.x * r2.z, r1.x * r2.y - r1.y * r2.x)
+        return (r0 * cross).sum() < 0
+    }
+
     public var description: String {
         func text(_ a: SignedAxis) -> String { (a.sign < 0 ? "-" : "+") + ["x", "y", "z"][a.index] }
         return "x=\(text(x)),y=\(text(y)),z=\(text(z))"

@@ -36,6 +36,11 @@ struct SensorSettings: Sendable, Equatable {
             mapping = AxisChoice(text)
             if mapping == nil {
                 table.context.report(table.field("axis_mapping"), "\"\(text)\" is neither \"auto\" nor an axis mapping such as \"x=+z,y=-x,z=-y\" (each body axis takes a different sensor axis with a sign)")
+            } else if case .fixed(var mirrored) = mapping, mirrored.isMirror {
+                // The chip is real: its gyroscope would turn against its accelerometer.
+                mirrored.y.sign = -mirrored.y.sign
+                table.context.report(table.field("axis_mapping"), "\"\(text)\" is a mirror image, which no mounting gives (a chip's axes and the body's are both right-handed): one sign is wrong, and the gyroscope would turn the wrong way. If x (forward) and z (up) are right, it is \"\(mirrored)\"")
+                mapping = nil
             }
         }
         var stall = table.contains("stall_seconds") ? table.number("stall_seconds", in: 0.05...60) : 1
