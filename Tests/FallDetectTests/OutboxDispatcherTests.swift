@@ -108,6 +108,21 @@ import Testing
         }
     }
 
+    /// An alert that waits 20 minutes for its channel carries the time the countdown ended, not
+    /// the retry's: a receiver would place the emergency 20 minutes late.
+    @Test func aRetriedAlertsPayloadTellsWhenItWasRaised() async throws {
+        try await withDatabase { path in
+            let store = try sendingStore(path, contacts: [anna])
+            let pager = RecordingChannel(name: "pager", answer: RecordingChannel.unreachable)
+            let dispatcher = dispatcher(store, pager: pager)
+            _ = try await dispatcher.deliverDue(at: 30 * s)
+            pager.answer(with: RecordingChannel.deliver)
+            _ = try await dispatcher.deliverDue(at: 1230 * s)
+            let alerts = pager.received.filter { $0.kind == .alert }
+            #expect(alerts.count == 2 && alerts.allSatisfy { $0.payload.timestamp == Date(timeIntervalSince1970: 30) }, "\(alerts.map(\.payload.timestamp))")
+        }
+    }
+
     // MARK: A channel that comes back gets everything at once, alerts first
 
     @Test func aChannelBackAfterTwentyMinutesGetsEverythingWithinOneProbeAlertFirst() async throws {

@@ -12,8 +12,11 @@ import Foundation
 ///     text                 the human text, exactly as an SMS would say it
 ///     trigger?             "automatic_fall" | "automatic_crash" | "manual"
 ///     test                 true for a periodic test of the alarm chain: take no action
-///     timestamp            ISO 8601 UTC, whole seconds: when the event (or update) happened
-///     sequence             message number within the incident, from 1; gaps mean a lost message
+///     timestamp            ISO 8601 UTC, whole seconds: when the event (or update) happened, not
+///                          when a retry sent it (the send time for a message queued before the
+///                          device's clock was set, whose own time was on another clock)
+///     sequence             the message's number on this device: a later message has a larger one
+///                          (numbers are shared by all recipients and kinds, so gaps are normal)
 ///     device_id, person_id opaque ids
 ///     recipient?           who this copy is for (an E.164 number or a contact id)
 ///     position?            { latitude, longitude (WGS84 degrees), accuracy_m?, trusted,

@@ -275,9 +275,10 @@ public final class OutboxDispatcher {
                                       timestamp: p.recordedAt.map { Date(timeIntervalSince1970: Double($0) / 1e9) })
         }
         let sequence = OutboxMessage.sequence(inKey: message.idempotencyKey) ?? 0
+        let happened = try tx.eventTime(of: message, at: utc)
         return EmergencyPayload(
             kind: MessageKind(rawValue: message.kind) ?? .alert, text: text, trigger: machine.trigger, isTest: options.isTest || message.isTest,
-            timestamp: Date(timeIntervalSince1970: Double(utc) / 1e9), sequence: sequence, deviceID: options.deviceID,
+            timestamp: Date(timeIntervalSince1970: Double(happened) / 1e9), sequence: sequence, deviceID: options.deviceID,
             personID: machine.person?.phone.e164 ?? "unknown", recipient: message.recipient,
             position: history.first.map(position), previousPositions: history.dropFirst().map(position),
             speed: history.first?.speed)

@@ -39,6 +39,17 @@ extension WorkflowTransaction {
         try setSetting("positionHistory", Array(([position] + history).prefix(3)))
     }
 
+    /// When what `message` tells of happened, for its payload: when it was queued (the alert when
+    /// the countdown ended, an update when the wearer moved), not when a retry finally sends it;
+    /// a sensor fault's start. A message queued before the clock was last set has that time on
+    /// another clock (fake-hwclock's, hours or days off): then `now`, the only time known right.
+    public func eventTime(of message: OutboxMessage, at now: Int64) throws -> Int64 {
+        if message.kind == MessageKind.sensorFault.rawValue, let since = try sensorFaultSince() { return since }
+        guard let created = try Int64.fetchOne(db, sql: "SELECT createdAt FROM outbox WHERE id = ?", arguments: [message.id]) else { return now }
+        let frame = try setting("clockFrame", as: ClockFrame.self)?.time ?? .min
+        return created >= frame ? created : now
+    }
+
     /// Deletes the positions recorded before `cutoff` (and those without a time), unless an
     /// emergency is under way or one of its messages is still on its way (resumed while an SMS
     /// retries): they still need the last known position, however old. Not for ever: a message
