@@ -1,4 +1,4 @@
-import FallDetect
+@testable import FallDetect
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -33,20 +33,45 @@ import Testing
         _ = try? await running.value
     }
 
+    /// A store sending an SOS's alerts to a webhook contact and, queued after it, an SMS contact.
+    static func sendingAnSOS(_ name: String) throws -> ProtectedStore {
+        let protected = try ProtectedStore(name, channel: "webhook")
+        try protected.store.saveContact(Contact(name: "Inês", phone: "+351914444444", channel: "sms"))
+        let now = WorkflowService.utcNow()
+        try protected.store.apply(.sos(fromKeychain: false), at: now - 40_000_000_000)
+        try protected.store.apply(.tick, at: now - 5_000_000_000)
+        return protected
+    }
+
+    /// A store that takes no writes (a full disk) fails every lane: the log says so once, not
+    /// once per lane every five seconds.
+    @Test func aFailingStoreIsToldOnceForAllLanes() async throws {
+        let protected = try Self.sendingAnSOS("dispatch-failing")
+        defer { try? FileManager.default.removeItem(at: protected.directory) }
+        let store = protected.store
+        try store.transaction { try $0.db.execute(sql: "CREATE TRIGGER refuse BEFORE UPDATE ON outbox BEGIN SELECT RAISE(ABORT, 'disk full'); END") }
+        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let hub = EventHub(logger: logger)
+        let dispatcher = DispatchService(
+            store: store, channels: ["webhook": DeliveredChannel(name: "webhook"), "sms": DeliveredChannel(name: "sms"), "console": ConsoleChannel(name: "console", sink: { _ in })],
+            isTest: false, deviceID: "test", hub: hub, metrics: DaemonMetrics(), clock: WallClock(store: store, hub: hub))
+        let running = Task { try await ServiceGroup(services: [dispatcher], logger: logger).run() }
+        defer { running.cancel() }
+        func errors() -> [String] { hub.recentEvents.filter { $0.type == "error" }.map { "\($0)" } }
+        #expect(await KeychainServiceTests.eventually { !errors().isEmpty }, "the failure is told")
+        try await Task.sleep(for: .seconds(1))
+        #expect(errors().count == 1, "\(errors())")
+    }
+
     /// A webhook receiver that hangs until the request's timeout (up to 300 s) held back the SMS
     /// alerts queued behind it, since the outbox sent one message at a time. Each channel now has
     /// its own dispatcher: the SMS alert goes while the webhook still waits. Cancelled meanwhile,
     /// the SMS contact gets the all clear at once, and the webhook's contact once its alert's
     /// attempt has ended (it may have arrived), however it ended.
     @Test func aHangingChannelHoldsBackNoOtherChannel() async throws {
-        let protected = try ProtectedStore("dispatch-lanes", channel: "webhook")
+        let protected = try Self.sendingAnSOS("dispatch-lanes")
         defer { try? FileManager.default.removeItem(at: protected.directory) }
         let store = protected.store
-        // The webhook's contact is first, so its alert is the first one queued.
-        try store.saveContact(Contact(name: "Inês", phone: "+351914444444", channel: "sms"))
-        let now = WorkflowService.utcNow()
-        try store.apply(.sos(fromKeychain: false), at: now - 40_000_000_000)
-        try store.apply(.tick, at: now - 5_000_000_000)
         #expect(try store.workflow().state == .emergencySending)
         let webhook = HangingChannel(name: "webhook")
         let sms = DeliveredChannel(name: "sms")

@@ -20,6 +20,8 @@ struct DispatchService: Service {
     let clock: WallClock
     /// Each lane with the wake-up call it takes.
     private let lanes: [(lane: OutboxLane, woken: Wakeup)]
+    /// A store that fails fails every lane, each every five seconds: told once a minute.
+    private let failures = RepeatedFailureFilter()
 
     init(
         store: WorkflowStore, channels: [String: any AlertChannel], isTest: Bool, deviceID: String, hub: EventHub, metrics: DaemonMetrics,
@@ -69,7 +71,9 @@ struct DispatchService: Service {
                     try await dispatcher.deliverDue(at: now) { report($0) }
                     nextDue = try dispatcher.nextDue()
                 } catch {
-                    hub.publish(DaemonEvent("error", at: now, severity: .error, [("message", .string("outbox, \(lane): \(error)"))]))
+                    if failures.shouldTell("\(error)", at: now) {
+                        hub.publish(DaemonEvent("error", at: now, severity: .error, [("message", .string("outbox, \(lane): \(error)"))]))
+                    }
                     nextDue = now + 5_000_000_000
                 }
             }

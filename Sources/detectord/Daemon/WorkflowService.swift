@@ -37,9 +37,9 @@ final class WorkflowService: Service {
     /// When positions are next pruned: once a minute is enough for a retention of an hour or
     /// more, and spares the 1 s tick a DELETE.
     private let nextPrune = Mutex<Int64>(0)
-    /// The last failure a tick met and when it was told: a tick that keeps failing (a full disk
-    /// during a countdown) is told once a minute, not every second, and never not at all.
-    private let tickFailure = Mutex<(message: String, toldAt: Int64)?>(nil)
+    /// A tick that keeps failing (a full disk during a countdown) is told once a minute, not
+    /// every second, and never not at all.
+    private let tickFailure = RepeatedFailureFilter()
     /// The wall clock, shared with the dispatcher: a step moves the pending deadlines once.
     let clock: WallClock
     /// Press-to-decision times of keychain presses, for `bench --keychain` and the metrics.
@@ -285,15 +285,10 @@ final class WorkflowService: Service {
             }
             switch result {
             case .success(let actions):
-                tickFailure.withLock { $0 = nil }
+                tickFailure.cleared()
                 report(actions, at: now)
             case .failure(let error):
-                let tell = tickFailure.withLock { last -> Bool in
-                    if let told = last, told.message == error.description, now >= told.toldAt, now - told.toldAt < 60_000_000_000 { return false }
-                    last = (error.description, now)
-                    return true
-                }
-                if tell {
+                if tickFailure.shouldTell(error.description, at: now) {
                     hub.publish(DaemonEvent("error", at: now, severity: .error, [
                         ("message", .string("\(error); the countdown, reminders and retries wait until the store takes writes again")),
                     ]))
