@@ -64,13 +64,13 @@ import Glibc
         let running: Task<Void, any Error>
         let directory: URL
 
-        init(policy: KeychainPressPolicy, linkLostWarning: Double = 0, lostMessageAfter: Double? = nil) throws {
+        init(policy: KeychainPressPolicy, linkLostWarning: Double = 0, lostMessageAfter: Double? = nil, linkSteadySeconds: Double = 0) throws {
             let protected = try ProtectedStore("keychain", channel: "webhook")
             directory = protected.directory
             store = protected.store
             let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
             let hub = EventHub(logger: logger)
-            let keychain = KeychainService(link: tag, hub: hub, policy: policy, linkLostWarning: linkLostWarning)
+            let keychain = KeychainService(link: tag, hub: hub, policy: policy, linkLostWarning: linkLostWarning, linkSteadySeconds: linkSteadySeconds)
             self.keychain = keychain
             workflow = WorkflowService(store: store, hub: hub, metrics: DaemonMetrics(), keychainLostMessageAfter: lostMessageAfter,
                                        wakeDispatcher: {}, beep: { keychain.beep($0) })
@@ -128,6 +128,32 @@ import Glibc
         rig.tag.send(.connected)
         #expect(await Self.eventually { rig.keychain.status["state"] as? String == "connected" })
         #expect(await Self.eventually { (try? rig.store.snapshot { try $0.keychainLostSince() }) == nil })
+        await rig.stop()
+    }
+
+    /// A keychain at the edge of range that connects for a moment between losses is lost all
+    /// along: the loss keeps its start, lasts long enough to tell the wearer, and ends only once
+    /// a link stays up. Before, each brief link ended it, and no loss ever lasted the minutes
+    /// the message waits for.
+    @Test func aLinkThatKeepsDroppingIsOneLossUntilALinkStaysUp() async throws {
+        let rig = try Rig(policy: try KeychainPressPolicy(), lostMessageAfter: 1.5, linkSteadySeconds: 1)
+        rig.tag.send(.connected)
+        rig.tag.send(.disconnected(reason: "out of range"))
+        #expect(await Self.eventually { (try? rig.store.snapshot { try $0.keychainLostSince() }) != nil })
+        let since = try rig.store.snapshot { try $0.keychainLostSince() }
+        for _ in 0..<4 {
+            try await Task.sleep(for: .milliseconds(400))
+            rig.tag.send(.connected)
+            try await Task.sleep(for: .milliseconds(300))
+            rig.tag.send(.disconnected(reason: "out of range"))
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(try rig.store.snapshot { try $0.keychainLostSince() } == since, "the loss goes on from its start")
+        #expect(rig.keychain.status["state"] as? String != "connected")
+        #expect(await Self.eventually { (try? rig.store.due(at: Int64.max).contains { $0.kind == MessageKind.keychainLost.rawValue }) == true },
+                "the wearer is told")
+        rig.tag.send(.connected)
+        #expect(await Self.eventually { (try? rig.store.snapshot { try $0.keychainLostSince() }) == nil }, "a link that stays up ends it")
         await rig.stop()
     }
 

@@ -14,6 +14,11 @@ final class KeychainService: Service {
     let policy: KeychainPressPolicy
     /// Seconds without the link before the status says the keychain cannot be found.
     let linkLostWarning: Double
+    /// Seconds a link must stay up before a loss is over. A keychain at the edge of range that
+    /// connects for a few seconds between minute-long losses is lost all along: each brief link
+    /// ending the loss, the warning and the wearer's message, which need one unbroken loss,
+    /// never came.
+    let linkSteadySeconds: Double
     private let makeLink: @Sendable () -> (any KeychainLink)?
     private let workflow = Mutex<WorkflowService?>(nil)
     private let hub: EventHub
@@ -40,11 +45,18 @@ final class KeychainService: Service {
         var reason: String?
         var battery: Int?
         var presses = 0
+        /// Links made so far: a link that was up long enough ends the loss only if it is still
+        /// the same one.
+        var links = 0
     }
 
-    init(policy: KeychainPressPolicy, linkLostWarning: Double = 120, hub: EventHub, makeLink: @escaping @Sendable () -> (any KeychainLink)?) {
+    init(
+        policy: KeychainPressPolicy, linkLostWarning: Double = 120, linkSteadySeconds: Double = 30, hub: EventHub,
+        makeLink: @escaping @Sendable () -> (any KeychainLink)?
+    ) {
         self.policy = policy
         self.linkLostWarning = linkLostWarning
+        self.linkSteadySeconds = linkSteadySeconds
         self.makeLink = makeLink
         self.hub = hub
         (beeps, beepContinuation) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(8))
@@ -52,8 +64,11 @@ final class KeychainService: Service {
     }
 
     /// One fixed link (tests, the simulated keychain).
-    convenience init(link: any KeychainLink, hub: EventHub, policy: KeychainPressPolicy = try! KeychainPressPolicy(), linkLostWarning: Double = 0) {
-        self.init(policy: policy, linkLostWarning: linkLostWarning, hub: hub, makeLink: { link })
+    convenience init(
+        link: any KeychainLink, hub: EventHub, policy: KeychainPressPolicy = try! KeychainPressPolicy(), linkLostWarning: Double = 0,
+        linkSteadySeconds: Double = 0
+    ) {
+        self.init(policy: policy, linkLostWarning: linkLostWarning, linkSteadySeconds: linkSteadySeconds, hub: hub, makeLink: { link })
     }
 
     func connect(to workflow: WorkflowService) { self.workflow.withLock { $0 = workflow } }
@@ -157,6 +172,16 @@ final class KeychainService: Service {
         }
     }
 
+    /// The loss is over once link number `link` has stayed up `linkSteadySeconds`.
+    private func endLoss(ifStillUp link: Int) {
+        // Under the state's lock, as a drop's record is: the two cannot cross.
+        state.withLock { s in
+            guard s.connected, s.links == link else { return }
+            s.lostSince = nil
+            submit(.keychainLink(connected: true, sinceMonotonic: MonotonicTime.nowNanoseconds()))
+        }
+    }
+
     /// A keychain that never connects (its battery flat after a power cut, left at home) sends
     /// no event: only a drop records the keychain as lost for the workflow, which tells the
     /// wearer. So a search that lasts `linkLostWarning` from the link's start is recorded as lost
@@ -182,22 +207,33 @@ final class KeychainService: Service {
             state.withLock { $0.presses += 1 }
             submit(.keychainPress(press, policy: policy, receivedAt: receivedAt))
         case .connected:
-            state.withLock {
+            let link = state.withLock {
                 $0.connected = true
                 $0.everConnected = true
-                $0.lostSince = nil
                 $0.reason = nil
-                submit(.keychainLink(connected: true, sinceMonotonic: MonotonicTime.nowNanoseconds()))
+                $0.links += 1
+                return $0.links
             }
             hub.publish(DaemonEvent("keychain", at: now, [("state", .string("connected"))]))
+            if linkSteadySeconds > 0 {
+                Task { [self] in
+                    try? await Task.sleep(for: .seconds(linkSteadySeconds))
+                    endLoss(ifStillUp: link)
+                }
+            } else {
+                endLoss(ifStillUp: link)
+            }
         case .disconnected(let reason):
-            state.withLock {
-                $0.connected = false
-                $0.lostSince = MonotonicTime.nowNanoseconds()
-                $0.reason = reason
+            // A loss that a brief link did not end goes on from when it began.
+            let since = state.withLock { s -> Int64 in
+                s.connected = false
+                s.reason = reason
+                let since = s.lostSince ?? MonotonicTime.nowNanoseconds()
+                s.lostSince = since
+                return since
             }
             hub.publish(DaemonEvent("keychain", at: now, severity: .warning, [("state", .string("lost")), ("reason", .string(reason))]))
-            submit(.keychainLink(connected: false, sinceMonotonic: MonotonicTime.nowNanoseconds()))
+            submit(.keychainLink(connected: false, sinceMonotonic: since))
         case .battery(let percent):
             state.withLock { $0.battery = percent }
             submit(.keychainBattery(percent: percent))
