@@ -45,7 +45,7 @@ public final class ATTSocket: @unchecked Sendable {
         if sent >= 0 { return true }
         let code = errno
         if code == EAGAIN || code == EWOULDBLOCK || code == EINTR { return false }
-        if code == EPIPE || code == ECONNRESET || code == ENOTCONN { throw .disconnected(errno: code) }
+        if Self.linkEnded(errno: code) { throw .disconnected(errno: code) }
         throw .system(errno: code, operation: "send")
     }
 
@@ -59,10 +59,18 @@ public final class ATTSocket: @unchecked Sendable {
         if received >= 0 { return (min(received, capacity), received > capacity) }
         let code = errno
         if code == EAGAIN || code == EWOULDBLOCK || code == EINTR { return nil }
-        if code == ECONNRESET || code == ENOTCONN || code == ETIMEDOUT || code == ECONNABORTED {
-            throw .disconnected(errno: code)
-        }
+        if Self.linkEnded(errno: code) { throw .disconnected(errno: code) }
         throw .system(errno: code, operation: "recv")
+    }
+
+    /// Whether a send or receive error means the link is gone. The kernel hands a dropped link's
+    /// reason over as an errno made from the Bluetooth disconnect code (`bt_to_errno`): not only
+    /// ECONNRESET and ETIMEDOUT but EIO, EHOSTDOWN, EPROTO, ECONNREFUSED, and ENOSYS for the rest
+    /// (an LL response timeout, common with cheap tags). Taken for anything else, the frames still
+    /// queued behind it, a press sent just before the drop among them, were thrown away. Only
+    /// errors of the call itself (a descriptor closed or not a socket) are not the link's.
+    static func linkEnded(errno code: Int32) -> Bool {
+        ![EBADF, ENOTSOCK, EFAULT, EINVAL, ENOMEM, ENOBUFS].contains(code)
     }
 
     /// The socket's pending error (why the link dropped), cleared by reading it.
