@@ -41,6 +41,29 @@ import Testing
         }
     }
 
+    /// Indoors after an alert, a receiver down to 2D fixes 800 m off wanders 300 m every 10 s
+    /// around a wearer lying still: those are no moves. Over 10 minutes of tracking the contacts
+    /// get the updates the interval sends (every 5 minutes), not one a minute.
+    @Test func poorFixesWanderingWithinTheirErrorSendNoUpdates() throws {
+        try withStore { store in
+            try store.saveContact(Contact(name: "Anna", phone: "+447700900456", channel: "pager"))
+            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+            _ = try store.transaction { try $0.recordFix(StoredPosition(latitude: 51.5, longitude: -0.14, accuracy: 900), at: 0) }
+            try store.apply(.sos(fromKeychain: false), at: 0)
+            var actions = try store.apply(.tick, at: 30 * s)
+            try #require(try store.workflow().isTracking, "tracking from the alert on")
+            for step in 1...60 {
+                let t = 30 * s + Int64(step) * 10 * s
+                let latitude = 51.5 + (step % 2 == 0 ? 0.0027 : -0.0027) // ±300 m
+                actions += try store.transaction { try $0.recordFix(StoredPosition(latitude: latitude, longitude: -0.14, accuracy: 800), at: t) }
+                actions += try store.apply(.tick, at: t)
+            }
+            let updates = actions.filter { $0 == .send(.locationUpdate) }.count
+            #expect(updates <= 2, "\(updates) location updates in 10 minutes")
+            #expect(try store.transaction { try $0.lastPosition()?.accuracy } == 800, "the newest fix is still the last known")
+        }
+    }
+
     /// An alert still on its way when the wearer resumed ("I don't need help anymore"), delivered
     /// during the next emergency, confirms nothing of that one: its contact has not heard of it.
     @Test func aLateAlertOfAnEarlierEmergencyDoesNotConfirmTheNextOne() throws {

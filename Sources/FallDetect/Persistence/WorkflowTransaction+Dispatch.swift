@@ -24,9 +24,19 @@ extension WorkflowTransaction {
     /// payload's direction of travel is built from.
     /// A fix from the receiver: recorded, and handed to the workflow (tracking), unless the last
     /// position outweighs it (`StoredPosition.outweighs`). What the daemon and a drill both do.
+    /// A poor fix within its error (and the last position's) of the last position is recorded,
+    /// as the last known, but is no move: indoors, poor fixes wandering hundreds of metres around
+    /// a wearer lying still would each pass the tracking distance, and every contact would get a
+    /// location update a minute for the whole tracking. The periodic update still tells it.
     public func recordFix(_ position: StoredPosition, at now: Int64) throws -> [WorkflowAction] {
-        if let last = try lastPosition(), last.outweighs(position, at: now) { return [] }
+        let last = try lastPosition()
+        if let last, last.outweighs(position, at: now) { return [] }
         try recordPosition(position, at: now)
+        if let last, let error = position.accuracy, error > StoredPosition.poorAccuracy,
+           EmergencyWorkflow.distance(.init(latitude: last.latitude, longitude: last.longitude),
+                                      .init(latitude: position.latitude, longitude: position.longitude)) < error + (last.accuracy ?? 0) {
+            return []
+        }
         return try apply(.position(latitude: position.latitude, longitude: position.longitude), at: now)
     }
 
