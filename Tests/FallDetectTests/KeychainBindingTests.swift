@@ -29,6 +29,19 @@ import Testing
         try store.transaction { try $0.bindKeychain(Self.binding("FF:FF:AA:BB:CC:DD")) }
     }
 
+    /// A keychain forgotten while out of reach is lost no more: the wearer is not told about a
+    /// keychain they removed.
+    @Test func forgettingALostKeychainEndsItsLoss() throws {
+        let (store, dir) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try store.transaction { try $0.bindKeychain(Self.binding()) }
+        try store.transaction { try $0.recordKeychainLink(connected: false, since: 1, at: 1) }
+        #expect(try store.snapshot { try $0.keychainLostSince() } == 1)
+        try store.transaction { _ = try $0.forgetKeychain(at: 2) }
+        #expect(try store.snapshot { try $0.keychainLostSince() } == nil)
+        #expect(try !store.transaction { try $0.remindKeychainLost(afterSeconds: 0, at: 3_000_000_000) })
+    }
+
     @Test func aKeychainBoundToSomeoneElseIsRefusedWithAClearMessage() throws {
         let (store, dir) = try Self.store()
         defer { try? FileManager.default.removeItem(at: dir) }

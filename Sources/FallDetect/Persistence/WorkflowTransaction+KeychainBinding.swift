@@ -54,12 +54,16 @@ extension WorkflowTransaction {
         try bindKeychain(binding)
     }
 
-    /// Unbinds this device's keychain; returns what was bound.
+    /// Unbinds this device's keychain; returns what was bound. A loss of its link ends with it:
+    /// the wearer must not be told that a keychain they removed is out of reach (its message
+    /// still waiting is given up too).
     @discardableResult
     public func forgetKeychain(at now: Int64) throws -> KeychainBinding? {
         guard let mine = try keychainBinding() else { return nil }
         _ = try mine.delete(db)
         try note("keychain", "forgot \(mine.address)", at: now)
+        try recordCondition("keychainLost", .keychainLost, holds: false, since: now, at: now,
+                            began: ("keychain", ""), ended: ("keychain", "loss over: the keychain was forgotten"))
         return mine
     }
 }
