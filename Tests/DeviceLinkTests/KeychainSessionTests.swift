@@ -138,6 +138,27 @@ import Testing
         }
     }
 
+    /// A battery level that declares notify but has no CCCD to subscribe with never notifies:
+    /// the session must not count on it, so the level is read again hourly.
+    @Test func aBatteryLevelWithoutACCCDIsNotTakenToNotify() async throws {
+        var db = FakeGATTDatabase()
+        db.service(KeychainProfile.batteryService)
+        db.characteristic(KeychainProfile.batteryLevel, [.read, .notify], value: [80], withoutCCCD: true)
+        db.service(KeychainProfile().buttonService)
+        db.characteristic(KeychainProfile().buttonCharacteristic, [.read, .notify], value: [0])
+        let tag = try FakeGATTPeripheral(address: Self.address, database: db)
+        defer { tag.stop() }
+        let (bearer, session) = try await Self.open(tag)
+        defer { bearer.close() }
+        #expect(session.battery == 80)
+        #expect(!session.batteryNotifies)
+        let notifying = try FakeGATTPeripheral(address: Self.address, database: .iTag(battery: 96))
+        defer { notifying.stop() }
+        let (other, subscribed) = try await Self.open(notifying)
+        defer { other.close() }
+        #expect(subscribed.batteryNotifies)
+    }
+
     /// A clone whose button has no CCCD and whose last request in the set-up, the battery read or
     /// the Link Loss write, goes unanswered: the timeout ended the bearer, so the session must say
     /// it was cut short, not come back as set up with nothing left to ask.

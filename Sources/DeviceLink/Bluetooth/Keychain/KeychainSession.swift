@@ -56,10 +56,12 @@ public struct KeychainSession: Sendable {
                     battery = try await tolerated { () async throws(ATTError) in
                         try await gatt.read(batteryCharacteristic.valueHandle)
                     }?.first.flatMap { $0 <= 100 ? Int($0) : nil }
+                    // Notifying only once subscribed: a level declared to notify but without a
+                    // CCCD is read hourly instead, else it stayed at its first value for weeks.
                     if batteryCharacteristic.properties.contains(.notify) {
                         batteryNotifies = try await tolerated { () async throws(ATTError) in
                             try await subscribe(batteryCharacteristic, gatt)
-                        } != nil
+                        } ?? false
                     }
                 }
                 if let linkLoss = try await optional(KeychainProfile.linkLossService, KeychainProfile.alertLevel) {
@@ -91,11 +93,14 @@ public struct KeychainSession: Sendable {
 
     /// Writes the CCCD: notifications when the characteristic has them, else indications. A tag
     /// without a CCCD is left as it is: some firmware notifies regardless (hardware.md §5.1).
-    private static func subscribe(_ characteristic: GATTCharacteristic, _ gatt: GATTClient) async throws(ATTError) {
+    /// Returns whether a CCCD was written.
+    @discardableResult
+    private static func subscribe(_ characteristic: GATTCharacteristic, _ gatt: GATTClient) async throws(ATTError) -> Bool {
         let descriptors = try await gatt.descriptors(of: characteristic)
-        guard let cccd = descriptors.first(where: { $0.uuid == .clientCharacteristicConfiguration }) else { return }
+        guard let cccd = descriptors.first(where: { $0.uuid == .clientCharacteristicConfiguration }) else { return false }
         let indications = !characteristic.properties.contains(.notify) && characteristic.properties.contains(.indicate)
         try await gatt.subscribe(configuration: cccd.handle, indications: indications)
+        return true
     }
 
     /// Sets the beeper: 0 silent, 1 mild, 2 high. A write without response when the tag takes one

@@ -29,14 +29,15 @@ public struct FakeGATTDatabase: Sendable, Equatable {
         _ = add(.primaryService, uuid.littleEndian)
     }
 
-    /// Adds a characteristic (declaration, value, and a CCCD when it can notify or indicate).
-    public mutating func characteristic(_ uuid: BluetoothUUID, _ properties: GATTCharacteristicProperties, value: [UInt8]) {
+    /// Adds a characteristic (declaration, value, and a CCCD when it can notify or indicate,
+    /// unless `withoutCCCD`: firmware that declares notify and has none).
+    public mutating func characteristic(_ uuid: BluetoothUUID, _ properties: GATTCharacteristicProperties, value: [UInt8], withoutCCCD: Bool = false) {
         let valueHandle = nextHandle + 1
         _ = add(.characteristic, [properties.rawValue, UInt8(valueHandle & 0xFF), UInt8(valueHandle >> 8)] + uuid.littleEndian)
         let writable = !properties.isDisjoint(with: [.write, .writeWithoutResponse])
         let handle = add(uuid, value, readable: properties.contains(.read), writable: writable)
         var configuration: UInt16?
-        if !properties.isDisjoint(with: [.notify, .indicate]) {
+        if !properties.isDisjoint(with: [.notify, .indicate]), !withoutCCCD {
             configuration = add(.clientCharacteristicConfiguration, [0, 0], writable: true)
         }
         characteristics.append((currentService, uuid, handle, configuration))
