@@ -108,6 +108,30 @@ import Testing
         }
     }
 
+    /// Riding at 8 m/s north when the crash came, then two minutes of countdown at rest: the
+    /// alert's speed and earlier positions are the ride's, its position the newest.
+    @Test func theAlertTellsTheSpeedAndWayBeforeTheEvent() async throws {
+        try await withDatabase { path in
+            let store = try WorkflowStore(path: path)
+            try store.saveContact(Contact(name: "Anna", phone: anna, channel: "pager"))
+            try store.apply(.startProtection(person, gnssConfigured: true, hasFix: true), at: 0)
+            for step in 0..<3 {
+                _ = try store.transaction { try $0.recordFix(StoredPosition(latitude: 51.5 + Double(step) * 0.0001, longitude: -0.14, accuracy: 5, speed: 8), at: Int64(step) * s) }
+            }
+            try store.apply(.detection(.automaticCrash), at: 3 * s)
+            for t in 4...130 {
+                _ = try store.transaction { try $0.recordFix(StoredPosition(latitude: 51.5003, longitude: -0.14, accuracy: 5, speed: 0), at: Int64(t) * s) }
+                try store.apply(.tick, at: Int64(t) * s)
+            }
+            let pager = RecordingChannel(name: "pager")
+            _ = try await dispatcher(store, pager: pager).deliverDue(at: 130 * s)
+            let alert = try #require(pager.received.first { $0.kind == .alert })
+            #expect(alert.payload.speed == 8, "\(String(describing: alert.payload.speed))")
+            #expect(alert.payload.previousPositions.map(\.latitude) == [51.5002, 51.5001], "\(alert.payload.previousPositions)")
+            #expect(alert.payload.position?.latitude == 51.5003)
+        }
+    }
+
     /// An alert that waits 20 minutes for its channel carries the time the countdown ended, not
     /// the retry's: a receiver would place the emergency 20 minutes late.
     @Test func aRetriedAlertsPayloadTellsWhenItWasRaised() async throws {

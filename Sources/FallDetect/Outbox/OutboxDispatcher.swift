@@ -276,11 +276,16 @@ public final class OutboxDispatcher {
         }
         let sequence = OutboxMessage.sequence(inKey: message.idempotencyKey) ?? 0
         let happened = try tx.eventTime(of: message, at: utc)
+        // The emergency's own messages tell the speed and the way the wearer went before it;
+        // updates tell them as they are now.
+        let kind = MessageKind(rawValue: message.kind) ?? .alert
+        let before = [.alert, .keychainRepeat, .duress].contains(kind) ? (try tx.eventPositions() ?? history) : history
+        let earlier = before.filter { $0 != history.first }.prefix(2)
         return EmergencyPayload(
-            kind: MessageKind(rawValue: message.kind) ?? .alert, text: text, trigger: machine.trigger, isTest: options.isTest || message.isTest,
+            kind: kind, text: text, trigger: machine.trigger, isTest: options.isTest || message.isTest,
             timestamp: Date(timeIntervalSince1970: Double(happened) / 1e9), sequence: sequence, deviceID: options.deviceID,
             personID: machine.person?.phone.e164 ?? "unknown", recipient: message.recipient,
-            position: history.first.map(position), previousPositions: history.dropFirst().map(position),
-            speed: history.first?.speed)
+            position: history.first.map(position), previousPositions: earlier.map(position),
+            speed: before.first?.speed)
     }
 }

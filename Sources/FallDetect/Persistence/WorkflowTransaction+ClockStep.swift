@@ -90,6 +90,7 @@ extension WorkflowTransaction {
         if let last = try lastPosition() { try setSetting("lastPosition", moved(last)) }
         let history = try positionHistory()
         if !history.isEmpty { try setSetting("positionHistory", history.map(moved)) }
+        if let atEvent = try eventPositions() { try setSetting(Self.eventPositionsKey, atEvent.map(moved)) }
     }
 
     /// "+3600.0 s", "-86400.0 s".

@@ -105,6 +105,16 @@ extension WorkflowTransaction {
     /// Newest first, at most three.
     public func positionHistory() throws -> [StoredPosition] { try setting("positionHistory", as: [StoredPosition].self) ?? [] }
 
+    static let eventPositionsKey = "eventPositions"
+
+    /// The position history when the emergency began (its countdown started), newest first: the
+    /// alert's speed and direction of travel are the wearer's before the event. Built at send
+    /// time from the newest fixes, a crash at 30 km/h told its receiver 0 m/s after two minutes
+    /// of countdown at rest. Kept until protection resumes.
+    public func eventPositions() throws -> [StoredPosition]? { try setting(Self.eventPositionsKey, as: [StoredPosition].self) }
+
+    func keepEventPositions() throws { try setSetting(Self.eventPositionsKey, try positionHistory()) }
+
     // MARK: Channel health
 
     public func channelHealth() throws -> [ChannelHealth] {

@@ -108,10 +108,12 @@ public struct WorkflowTransaction {
             try db.execute(
                 sql: "INSERT INTO incident(trigger, startedAt, outboxBefore) VALUES (?, ?, (SELECT COALESCE(MAX(id), 0) FROM outbox))",
                 arguments: [trigger?.rawValue ?? "manual", now])
+            try keepEventPositions()
         case .emergencySending:
             try db.execute(sql: "UPDATE incident SET sentAt = ? WHERE id = (SELECT MAX(id) FROM incident) AND sentAt IS NULL", arguments: [now])
         case .noEmergency, .emergencyEnded:
             try db.execute(sql: "UPDATE incident SET endedAt = ?, outcome = ? WHERE id = (SELECT MAX(id) FROM incident) AND endedAt IS NULL", arguments: [now, reason])
+            if state == .noEmergency { try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [Self.eventPositionsKey]) }
         case .emergencySent, .emergencySendingFailed:
             break
         }
