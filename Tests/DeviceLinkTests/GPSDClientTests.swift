@@ -27,6 +27,18 @@ import Glibc
         var all: [GNSSFix] { store.fixes.withLock { $0 } }
     }
 
+    /// A started client of `fake` that calls silence after `silence` s, reconnects after
+    /// `reconnect` s of it, and retries first after `retry` s.
+    private func client(of fake: ScriptedGPSD, silence: Double, reconnect: Double, retry: Double) -> GPSDClient {
+        var configuration = GPSDClient.Configuration(host: "127.0.0.1", port: String(fake.port))
+        configuration.silenceTimeout = silence
+        configuration.reconnectAfterSilence = reconnect
+        configuration.initialRetryDelay = retry
+        let client = GPSDClient(configuration: configuration)
+        client.start()
+        return client
+    }
+
     private func client(port: Int, silenceTimeout: Double = 5) -> GPSDClient {
         var configuration = GPSDClient.Configuration(host: "127.0.0.1", port: String(port))
         configuration.initialRetryDelay = 0.1
@@ -282,15 +294,25 @@ import Glibc
         private let listener: Int32
         private let accepted = Mutex<Int32>(-1)
 
-        init(sending bytes: String, hangUp: Bool) throws {
+        /// `everyConnection`: each connection gets `bytes` (kept open, the last one closed at the end).
+        init(sending bytes: String, hangUp: Bool, everyConnection: Bool = false) throws {
             (listener, port) = try GPSDClientTests.loopbackListener(backlog: 1)
             Thread.detachNewThread { [self] in
-                let fd = accept(listener, nil, nil)
-                guard fd >= 0 else { return }
-                var scratch = [UInt8](repeating: 0, count: 256)
-                _ = recv(fd, &scratch, scratch.count, 0)  // the client's ?WATCH
-                _ = Array(bytes.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                if hangUp { close(fd) } else { self.accepted.withLock { $0 = fd } }
+                repeat {
+                    let fd = accept(listener, nil, nil)
+                    guard fd >= 0 else { return }
+                    var scratch = [UInt8](repeating: 0, count: 256)
+                    _ = recv(fd, &scratch, scratch.count, 0)  // the client's ?WATCH
+                    _ = Array(bytes.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    if hangUp {
+                        close(fd)
+                    } else {
+                        self.accepted.withLock {
+                            if $0 >= 0 { close($0) }
+                            $0 = fd
+                        }
+                    }
+                } while everyConnection
             }
         }
 
@@ -298,6 +320,24 @@ import Glibc
             close(listener)
             accepted.withLock { if $0 >= 0 { close($0) } }
         }
+    }
+
+    /// A gpsd whose receiver is unplugged answers each connection with its VERSION line and
+    /// nothing more: that is silence, not a report, so the retries back off (0.5, 1, 2 s).
+    /// Before, each VERSION line reset the backoff and made the state "connected" again.
+    @Test func gpsdsOwnAnswersAreNoReportsAndTheRetriesBackOff() async throws {
+        let fake = try ScriptedGPSD(sending: #"{"class":"VERSION","release":"3.22","proto_major":3,"proto_minor":14}"# + "\n", hangUp: false, everyConnection: true)
+        defer { fake.stop() }
+        let client = client(of: fake, silence: 0.2, reconnect: 0.4, retry: 0.5)
+        defer { client.stop() }
+        var retries: [Double] = []
+        #expect(await eventually(timeout: 20) {
+            if case .disconnected(_, let retryIn) = client.state, retries.last != retryIn { retries.append(retryIn) }
+            return retries.count >= 3
+        }, "\(retries)")
+        // Each seen once, growing (a slow poll may miss one, never see one shrink or repeat).
+        #expect(retries.count >= 3 && zip(retries, retries.dropFirst()).allSatisfy { $0 < $1 }, "\(retries)")
+        #expect(client.reportCount == 0)
     }
 
     /// gpsd gone in the middle of a line: an end, and a reconnection.
@@ -323,12 +363,7 @@ import Glibc
     @Test func aGpsdStuckMidLineIsSilenceAndReconnects() async throws {
         let fake = try ScriptedGPSD(sending: #"{"class":"TPV","mode":3,"la"#, hangUp: false)
         defer { fake.stop() }
-        var configuration = GPSDClient.Configuration(host: "127.0.0.1", port: String(fake.port))
-        configuration.silenceTimeout = 0.5
-        configuration.reconnectAfterSilence = 1.5
-        configuration.initialRetryDelay = 30
-        let client = GPSDClient(configuration: configuration)
-        client.start()
+        let client = client(of: fake, silence: 0.5, reconnect: 1.5, retry: 30)
         defer { client.stop() }
         var silent = false
         var reason = ""

@@ -152,6 +152,11 @@ public final class GPSDClient: GNSSSource {
                     session.waitForSocket(timeoutMicroseconds: 250_000)
                 case .closed(let errno):
                     return errno == 0 ? "gpsd closed the connection" : String(cString: strerror(errno))
+                case .report(nil, nil):
+                    // VERSION, DEVICES, WATCH: gpsd's own answers at each connection, not the
+                    // receiver's. Taken for reports, a gpsd whose receiver is unplugged was
+                    // "connected" again at every reconnection and the backoff never grew.
+                    break
                 case .report(let raw, let satellitesUsed):
                     let now = MonotonicTime.nowNanoseconds()
                     lastReport = now

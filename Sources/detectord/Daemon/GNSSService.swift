@@ -31,14 +31,13 @@ struct GNSSService: Service {
         status.attach(gnss: source)
         let watcher = Task { [client] in
             guard let client else { return }
-            var last = ""
+            var gate = GNSSEventGate()
             while !Task.isCancelled {
-                let state = client.state.description
+                let current = client.state
+                let state = current.description
                 // The retry countdown and the silence's length change every poll; report a change of kind only.
-                let kind = client.state.headline
                 status.setGNSSState(state)
-                if kind != last {
-                    last = kind
+                if gate.shouldPublish(headline: current.headline, reports: client.reportCount) {
                     hub.publish(DaemonEvent("gnss", at: WorkflowService.utcNow(), severity: state.hasPrefix("connected") ? .info : .warning,
                                             [("state", .string(state))]))
                 }
