@@ -83,6 +83,17 @@ import Testing
         #expect(surplus > 0, "the samples the nominal rate has no room for are told as duplicates")
     }
 
+    /// Three samples a millisecond after the last stamp: no room before the drain's end, yet
+    /// spaced a quarter period at least, so the fusion still gets a time step.
+    @Test func squeezedSamplesKeepAQuarterPeriodApart() {
+        var stamper = SampleTimestamper()
+        _ = stamper.stamp(count: 1, drainedAt: 1_000_000_000, rateHz: 200)
+        let batch = stamper.stamp(count: 3, drainedAt: 1_001_000_000, rateHz: 200)
+        #expect(batch.surplus > 0)
+        let times = [1_000_000_000] + (0..<3).map(batch.timestamp(of:))
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 1_250_000 }, "\(times)")
+    }
+
     @Test func aBreakStartsAgainFromTheDrainAndCountsWhatWasLost() {
         var stamper = SampleTimestamper()
         _ = stamper.stamp(count: 4, drainedAt: 1_000_000_000, rateHz: 200)

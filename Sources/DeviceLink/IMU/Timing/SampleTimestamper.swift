@@ -96,7 +96,10 @@ public struct SampleTimestamper: Sendable {
             // than the estimator trusts, so never measured) would else run ahead without bound:
             // at 15 % fast about five minutes an hour, and a fix would be judged against a
             // sample time minutes in the future.
-            let squeezed = max(1, Double(end - last) / Double(count))
+            // At least a quarter period apart: a poll a little early after stamps already a
+            // little ahead leaves almost no room, and samples nanoseconds apart would give the
+            // fusion no time step at all.
+            let squeezed = max(0.25 * period, Double(end - last) / Double(count))
             return Batch(firstNanoseconds: Int64((Double(last) + squeezed).rounded()), periodNanoseconds: Int64(squeezed.rounded()),
                          period: squeezed, lostBefore: 0, restarted: false, surplus: surplus)
         }
