@@ -10,10 +10,13 @@ final class RepeatedFailureFilter: Sendable {
 
     init(intervalSeconds: Double = 60) { interval = Int64(intervalSeconds * 1e9) }
 
-    /// Whether `message`, failing at `now` (UTC nanoseconds), is to be told.
+    /// Whether `message`, failing at `now` (UTC nanoseconds), is to be told. A `now` up to a
+    /// second before the last telling is the same moment (callers on several tasks read the clock
+    /// before they fail, and may be told in the other order); further back, the clock was set
+    /// back, which is no reason to stay silent.
     func shouldTell(_ message: String, at now: Int64) -> Bool {
         last.withLock { last in
-            if let told = last, told.message == message, now >= told.toldAt, now - told.toldAt < interval { return false }
+            if let told = last, told.message == message, now > told.toldAt - 1_000_000_000, now - told.toldAt < interval { return false }
             last = (message, now)
             return true
         }
