@@ -20,7 +20,7 @@ import Testing
         let cycle = [("receiver silent", 7), ("disconnected (no report for 60 s)", 7), ("connected", 7)]
         #expect(Self.published([("connected", 7)] + cycle + cycle + cycle) == ["connected", "receiver silent"])
         #expect(Self.published([("connected", 7)] + cycle + [("connected", 8)]) == ["connected", "receiver silent", "connected"])
-        #expect(Self.published([("connected", 7)] + cycle + [("disconnected (Connection refused)", 7)])
-            == ["connected", "receiver silent", "disconnected (Connection refused)"])
+        #expect(Self.published([("connected", 7)] + cycle + [("disconnected (Connection refused)", 7), ("connected", 7)])
+            == ["connected", "receiver silent", "disconnected (Connection refused)", "connected"], "gpsd gone, then back")
     }
 }

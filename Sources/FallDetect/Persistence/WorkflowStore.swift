@@ -56,8 +56,11 @@ public final class WorkflowStore: Sendable {
                     break
                 }
             }
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-            let unread = !copied && size > 0
+            // Closed unless the file is surely not there: one that cannot even be looked at (a
+            // folder the service may not read) may hold a PIN as well. An empty file copies.
+            var info = stat()
+            let missing = stat(path, &info) != 0 && errno == ENOENT
+            let unread = !copied && !missing
             try migrator.migrate(memory)
             try memory.write { db in
                 let tx = WorkflowTransaction(db: db)

@@ -20,8 +20,6 @@ extension WorkflowTransaction {
 
     // MARK: Positions
 
-    /// Records the wearer's position: the latest, and the three latest (newest first) that the
-    /// payload's direction of travel is built from.
     /// A fix from the receiver: recorded, and handed to the workflow (tracking), unless the last
     /// position outweighs it (`StoredPosition.outweighs`). What the daemon and a drill both do.
     /// A poor fix within its error (and the last position's) of the last position is recorded,
@@ -40,6 +38,8 @@ extension WorkflowTransaction {
         return try apply(.position(latitude: position.latitude, longitude: position.longitude), at: now)
     }
 
+    /// Records the wearer's position: the latest, and the three latest (newest first) that the
+    /// payload's direction of travel is built from.
     public func recordPosition(_ position: StoredPosition, at now: Int64) throws {
         var position = position
         position.recordedAt = now

@@ -14,7 +14,8 @@ struct GNSSEventGate {
         let reconnecting = quietAt != nil && (headline == "connected" || headline.hasPrefix("disconnected (no report"))
         guard headline != last, !reconnecting else { return false }
         last = headline
-        if headline == "receiver silent" { quietAt = reports }
+        // Other news (gpsd itself gone) ends the episode: gpsd back is news again.
+        quietAt = headline == "receiver silent" ? reports : nil
         return true
     }
 }
