@@ -92,34 +92,36 @@ import Glibc
 
     /// A board 2 % fast: the rate is measured, said, and the stamps keep up with the clock.
     @Test func measuresAFastBoardsRealRate() throws {
+        let board = try Self.streamedFor30Seconds(rateFactor: 1.02)
+        let measured = try #require(board.condition.measuredRateHz)
+        #expect(abs(measured - 204) < 0.3, "\(measured)")
+        #expect(abs((board.condition.rateErrorPPM ?? 0) - 20_000) < 1_500)
+        #expect(board.condition.gaps == 0)
+        #expect(board.increasing)
+        #expect(abs(board.lastAhead) < 25_000_000, "stamps follow the chip, not the nominal rate")
+    }
+
+    /// 30 s of a resting MPU-6050 whose oscillator runs at `rateFactor` of nominal: its
+    /// condition, whether its stamps strictly increase, and how far the last stamp is ahead of
+    /// the clock (ns).
+    static func streamedFor30Seconds(rateFactor: Double) throws -> (condition: SensorCondition, increasing: Bool, lastAhead: Int64) {
         let run = Run()
-        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion(), rateFactor: 1.02)
+        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion(), rateFactor: rateFactor)
         let source = run.source(Self.options())
         try run.run(source, seconds: 30)
-        let condition = try #require(source.condition)
-        let measured = try #require(condition.measuredRateHz)
-        #expect(abs(measured - 204) < 0.3, "\(measured)")
-        #expect(abs((condition.rateErrorPPM ?? 0) - 20_000) < 1_500)
-        #expect(condition.gaps == 0)
-        #expect(Self.strictlyIncreasing(run.samples))
         let last = try #require(run.samples.last)
-        #expect(abs(last.timestampNanoseconds - run.clock.nowNanoseconds()) < 25_000_000, "stamps follow the chip, not the nominal rate")
+        return (try #require(source.condition), Self.strictlyIncreasing(run.samples), last.timestampNanoseconds - run.clock.nowNanoseconds())
     }
 
     /// A board 15 % fast, further off than the rate estimate trusts: its stamps keep to the
     /// clock instead of running ahead of it, and what the nominal rate has no room for is
     /// counted as duplicates, for the status to show.
     @Test func aBoardTooFastToMeasureIsStampedOnTheClock() throws {
-        let run = Run()
-        SimulatedIMUBoard.attach(Self.mpu6050, to: run.bus, motion: RestingMotion(), rateFactor: 1.15)
-        let source = run.source(Self.options())
-        try run.run(source, seconds: 30)
-        let condition = try #require(source.condition)
-        #expect(condition.measuredRateHz == nil)
-        #expect(condition.duplicates > 0 && condition.gaps == 0, "\(condition)")
-        #expect(Self.strictlyIncreasing(run.samples))
-        let last = try #require(run.samples.last)
-        #expect(last.timestampNanoseconds - run.clock.nowNanoseconds() < 25_000_000, "stamps ahead of the clock")
+        let board = try Self.streamedFor30Seconds(rateFactor: 1.15)
+        #expect(board.condition.measuredRateHz == nil)
+        #expect(board.condition.duplicates > 0 && board.condition.gaps == 0, "\(board.condition)")
+        #expect(board.increasing)
+        #expect(board.lastAhead < 25_000_000, "stamps ahead of the clock")
     }
 
     /// A slow board at 1 kHz, before its rate is measured (5 s): stamped at the nominal rate, each
