@@ -136,7 +136,7 @@ import Glibc
     /// a link stays up. Before, each brief link ended it, and no loss ever lasted the minutes
     /// the message waits for.
     @Test func aLinkThatKeepsDroppingIsOneLossUntilALinkStaysUp() async throws {
-        let rig = try Rig(policy: try KeychainPressPolicy(), lostMessageAfter: 1.5, linkSteadySeconds: 1)
+        let rig = try Rig(policy: try KeychainPressPolicy(), lostMessageAfter: 1.5, linkSteadySeconds: 2)
         rig.tag.send(.connected)
         rig.tag.send(.disconnected(reason: "out of range"))
         #expect(await Self.eventually { (try? rig.store.snapshot { try $0.keychainLostSince() }) != nil })
@@ -235,6 +235,44 @@ import Glibc
         }
         defer { running.cancel() }
         #expect(await Self.eventually { ended.withLock { $0 } }, "the keychain service ended")
+    }
+
+    /// A pairing that could not be read was taken for none: the keychain stayed off, shown as
+    /// "not paired", until a reload. Now it is told once and read again until it can be.
+    @Test func aPairingThatCannotBeReadIsToldAndReadAgain() async throws {
+        let protected = try ProtectedStore("keychain")
+        defer { try? FileManager.default.removeItem(at: protected.directory) }
+        let store = protected.store
+        let device = try store.transaction { tx in
+            try tx.bindKeychain(KeychainBinding(address: "FF:FF:C0:FF:EE:07", addressType: "public", name: "iTAG",
+                                                person: "+351912345678", device: "", boundAt: 1))
+            return try tx.deviceID()
+        }
+        try store.setSetting("deviceID", 42) // an identity that does not decode: every read of the pairing fails
+        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let hub = EventHub(logger: logger)
+        let factory = try KeychainLinkFactory(settings: KeychainSettings(kind: .itag), store: store)
+        let keychain = KeychainService(policy: factory.policy, bindingRetrySeconds: 0.02, hub: hub, makeLink: { try factory.makeLink() })
+        let group = ServiceGroup(services: [keychain], logger: logger)
+        let running = Task { try await group.run() }
+        defer { running.cancel() }
+        func told(_ state: String) -> Int {
+            hub.recentEvents.filter { event in
+                event.type == "keychain" && event.fields.contains { $0.0 == "state" && "\($0.1)".contains(state) }
+            }.count
+        }
+
+        #expect(await Self.eventually { keychain.status["state"] as? String == "binding unreadable" }, "\(keychain.status)")
+        #expect((keychain.status["reason"] as? String)?.contains("cannot read the keychain's pairing") == true, "\(keychain.status)")
+        try await Task.sleep(for: .milliseconds(300)) // retries at 20, 40, 80, 160 ms
+        #expect(told("binding unreadable") == 1, "told once, not at each retry")
+
+        try store.setSetting("deviceID", device)
+        #expect(await Self.eventually { (keychain.status["source"] as? String)?.hasPrefix("iTAG FF:FF:C0:FF:EE:07") == true },
+                "the bound keychain's link is made once the pairing reads: \(keychain.status)")
+        #expect(told("binding read") == 1)
+        await group.triggerGracefulShutdown()
+        _ = try? await running.value
     }
 
     static func eventually(_ condition: () -> Bool) async -> Bool {

@@ -78,7 +78,7 @@ struct Daemon {
             KeychainService(link: link, hub: hub)
         } else if let keychainFactory {
             KeychainService(policy: keychainFactory.policy, linkLostWarning: plan.keychainSettings.linkLostWarning, hub: hub,
-                            makeLink: { keychainFactory.makeLink() })
+                            makeLink: { try keychainFactory.makeLink() })
         } else {
             nil
         }

@@ -26,18 +26,19 @@ struct KeychainLinkFactory: Sendable {
     }
 
     /// The keychain to connect to: `[keychain] address`, else the bound one; the simulated kind
-    /// falls back to its near tag so a demo needs no pairing.
-    func target() -> (address: BluetoothAddress, type: BluetoothAddressType, name: String)? {
+    /// falls back to its near tag so a demo needs no pairing. Throws when the binding cannot be
+    /// read: that is not "no keychain", and the service retries it.
+    func target() throws -> (address: BluetoothAddress, type: BluetoothAddressType, name: String)? {
         if let text = settings.address, let address = BluetoothAddress(text) { return (address, settings.addressType, "keychain") }
-        if let bound = try? store.snapshot({ try $0.keychainBinding() }), let address = BluetoothAddress(bound.address) {
+        if let bound = try store.snapshot({ try $0.keychainBinding() }), let address = BluetoothAddress(bound.address) {
             return (address, BluetoothAddressType(rawValue: bound.addressType) ?? .public, bound.name)
         }
         if let near = radio?.all.first { return (near.peripheral.address, .public, near.peripheral.name) }
         return nil
     }
 
-    func makeLink() -> (any KeychainLink)? {
-        guard let target = target() else { return nil }
+    func makeLink() throws -> (any KeychainLink)? {
+        guard let target = try target() else { return nil }
         let connector: any KeychainConnector = radio?.connector(for: target.address, type: target.type)
             ?? L2CAPConnector(address: target.address, addressType: target.type)
         let simulated = radio == nil ? "" : ", simulated"
@@ -48,7 +49,7 @@ struct KeychainLinkFactory: Sendable {
 
     /// The fake tag the simulated keychain connects to.
     func simulatedTag() -> FakeGATTPeripheral? {
-        guard let radio, let target = target() else { return nil }
+        guard let radio, let target = try? target() else { return nil }
         return radio.tag(target.address)?.peripheral
     }
 
@@ -63,7 +64,7 @@ struct KeychainLinkFactory: Sendable {
     /// sets its battery (`POST /api/keychain/simulate`: demos and the page's tests); false for a
     /// real one.
     func simulate(inRange: Bool?, battery: Int?) -> Bool {
-        guard let radio, let target = target(), let tag = radio.tag(target.address) else { return false }
+        guard let radio, let target = try? target(), let tag = radio.tag(target.address) else { return false }
         if let inRange {
             tag.connector.inRange = inRange
             if !inRange { tag.peripheral.disconnect() }

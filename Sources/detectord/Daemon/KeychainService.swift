@@ -19,7 +19,13 @@ final class KeychainService: Service {
     /// ending the loss, the warning and the wearer's message, which need one unbroken loss,
     /// never came.
     let linkSteadySeconds: Double
-    private let makeLink: @Sendable () -> (any KeychainLink)?
+    /// Seconds before the first retry of a binding that could not be read; each retry doubles
+    /// it, up to `bindingRetryLimit`.
+    let bindingRetrySeconds: Double
+    static let bindingRetryLimit = 60.0
+    /// Makes the link from the binding; nil when no keychain is paired, an error when the binding
+    /// cannot be read.
+    private let makeLink: @Sendable () throws -> (any KeychainLink)?
     private let workflow = Mutex<WorkflowService?>(nil)
     private let hub: EventHub
     private let current = Mutex<(any KeychainLink)?>(nil)
@@ -48,15 +54,18 @@ final class KeychainService: Service {
         /// Links made so far: a link that was up long enough ends the loss only if it is still
         /// the same one.
         var links = 0
+        /// Why the binding could not be read, while it cannot.
+        var bindingError: String?
     }
 
     init(
-        policy: KeychainPressPolicy, linkLostWarning: Double = 120, linkSteadySeconds: Double = 30, hub: EventHub,
-        makeLink: @escaping @Sendable () -> (any KeychainLink)?
+        policy: KeychainPressPolicy, linkLostWarning: Double = 120, linkSteadySeconds: Double = 30, bindingRetrySeconds: Double = 1,
+        hub: EventHub, makeLink: @escaping @Sendable () throws -> (any KeychainLink)?
     ) {
         self.policy = policy
         self.linkLostWarning = linkLostWarning
         self.linkSteadySeconds = linkSteadySeconds
+        self.bindingRetrySeconds = bindingRetrySeconds
         self.makeLink = makeLink
         self.hub = hub
         (beeps, beepContinuation) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(8))
@@ -102,6 +111,9 @@ final class KeychainService: Service {
 
     var status: [String: Any] {
         let s = state.withLock { $0 }
+        if let error = s.bindingError {
+            return ["state": "binding unreadable", "reason": error, "message": "the keychain's pairing cannot be read; retrying"]
+        }
         guard s.paired else { return ["state": "not paired", "message": "pair a keychain: detectord pair"] }
         var report: [String: Any] = ["source": s.summary, "presses": s.presses]
         if let battery = s.battery {
@@ -141,10 +153,23 @@ final class KeychainService: Service {
             beeper.cancel()
         }
         var reloadSignals = reloads.makeAsyncIterator()
+        var bindingRetry = bindingRetrySeconds
         await withGracefulShutdownHandler {
             while !stopping.withLock({ $0 }) {
                 let generation = reloadCount.withLock { $0 }
-                guard let link = makeLink() else {
+                let made: (any KeychainLink)?
+                do {
+                    made = try makeLink()
+                } catch {
+                    // A read that failed once (the disk, a lock held too long) is not "no
+                    // keychain": taken as one, the SOS button stayed off until a reload, unsaid.
+                    await bindingUnreadable(error, retryIn: bindingRetry, generation: generation)
+                    bindingRetry = min(bindingRetry * 2, Self.bindingRetryLimit)
+                    continue
+                }
+                bindingRetry = bindingRetrySeconds
+                bindingReadAgain()
+                guard let link = made else {
                     state.withLock { $0 = LinkState() }
                     current.withLock { $0 = nil }
                     guard await reloadSignals.next() != nil else { return }
@@ -170,6 +195,37 @@ final class KeychainService: Service {
             reloadContinuation.finish()
             current.withLock { $0 }?.stop()
         }
+    }
+
+    /// Says once that the binding cannot be read, then waits `seconds`, or less when a reload or
+    /// a stop comes.
+    private func bindingUnreadable(_ error: any Error, retryIn seconds: Double, generation: Int) async {
+        let reason = "cannot read the keychain's pairing: \(error)"
+        let first = state.withLock { s in
+            let first = s.bindingError == nil
+            s = LinkState()
+            s.bindingError = reason
+            return first
+        }
+        current.withLock { $0 = nil }
+        if first {
+            hub.publish(DaemonEvent("keychain", at: WorkflowService.utcNow(), severity: .error,
+                                    [("state", .string("binding unreadable")), ("reason", .string(reason))]))
+        }
+        let deadline = MonotonicTime.nowNanoseconds() + Int64(seconds * 1e9)
+        while MonotonicTime.nowNanoseconds() < deadline, !stopping.withLock({ $0 }), reloadCount.withLock({ $0 }) == generation {
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// Ends an unreadable binding's report once a read works again.
+    private func bindingReadAgain() {
+        let was = state.withLock { s in
+            defer { s.bindingError = nil }
+            return s.bindingError
+        }
+        guard was != nil else { return }
+        hub.publish(DaemonEvent("keychain", at: WorkflowService.utcNow(), [("state", .string("binding read"))]))
     }
 
     /// The loss is over once link number `link` has stayed up `linkSteadySeconds`.

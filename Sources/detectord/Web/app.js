@@ -36,6 +36,7 @@ const keychainStates = {
   "cannot find the keychain": ["error", "Cannot find the keychain"],
   "not paired": ["warning", "Not paired"],
   "adapter off": ["error", "Bluetooth adapter off"],
+  "binding unreadable": ["error", "Pairing unreadable"],
   "not configured": ["unknown", "Not configured"],
 };
 
