@@ -126,6 +126,25 @@ import Glibc
         await rig.shutDown()
     }
 
+    /// A press while the optional set-up steps still run (battery, Link Loss, Immediate Alert)
+    /// is served at once. It waited for them: about half a second, and up to a request timeout
+    /// each with a tag gone quiet.
+    @Test func aPressDuringTheOptionalSetUpIsServedAtOnce() async throws {
+        var behaviour = FakePeripheralBehaviour()
+        behaviour.silentOnceSubscribed = true
+        var profile = KeychainProfile()
+        profile.requestTimeout = 4
+        let rig = try Rig(timing: PressTiming(debounce: 0.05, window: 3), atOnce: true, behaviour: behaviour, profile: profile)
+        let subscribed = await rig.wait { _ in
+            rig.tag.record.received.contains { if case .writeRequest(_, [0x01, 0x00]) = $0 { true } else { false } }
+        }
+        #expect(subscribed)
+        rig.tag.press()
+        #expect(await rig.wait(1.5) { _ in rig.presses == [.single] }, "well before the set-up's 4 s timeout: \(rig.events)")
+        #expect(!rig.events.contains(.connected), "no connection until the set-up is done: \(rig.events)")
+        await rig.shutDown()
+    }
+
     /// A tag that stops answering right after its button is subscribed: the set-up times out,
     /// but the press that came meanwhile is the wearer's and must not be lost with the bearer.
     @Test func aPressDuringASetUpThatTimesOutIsKept() async throws {

@@ -27,6 +27,9 @@ public final class BluetoothKeychain: KeychainLink {
 
     enum Input: Sendable {
         case attempt
+        /// The button is subscribed: its presses are served from here on.
+        case buttonReady(ATTBearer, KeychainSession)
+        /// The whole set-up is done (or was cut short).
         case opened(ATTBearer, KeychainSession)
         case failed(String)
         case att(ATTBearerEvent, ATTBearer)
@@ -92,7 +95,9 @@ public final class BluetoothKeychain: KeychainLink {
     /// Runs until `stop()`: connect, serve, reconnect.
     public func run() async {
         post.yield(.attempt)
-        var link: (bearer: ATTBearer, session: KeychainSession, openedAt: Int64)?
+        // `ready` once the optional set-up steps are done: until then only the button is served,
+        // and the link is no connection yet (a drop then is a failed attempt).
+        var link: (bearer: ATTBearer, session: KeychainSession, openedAt: Int64, ready: Bool)?
         var failures = 0
         var stopped = false
         var beeping = false
@@ -148,7 +153,9 @@ public final class BluetoothKeychain: KeychainLink {
                         do throws(KeychainSessionError) {
                             // A stop meanwhile (or already) closes the bearer, which ends the set-up's requests.
                             let opened: Result<KeychainSession, KeychainSessionError> = await withTaskCancellationHandler {
-                                do throws(KeychainSessionError) { return .success(try await KeychainSession.open(bearer, profile: profile)) } catch {
+                                do throws(KeychainSessionError) {
+                                    return .success(try await KeychainSession.open(bearer, profile: profile) { post.yield(.buttonReady(bearer, $0)) })
+                                } catch {
                                     return .failure(error)
                                 }
                             } onCancel: {
@@ -166,16 +173,25 @@ public final class BluetoothKeychain: KeychainLink {
                         post.yield(.failed(guidance.map { "\(error): \($0)" } ?? error.description))
                     }
                 }
-            case .opened(let bearer, let session):
-                // Opened as a stop was queued: nobody will serve this link.
-                guard !stopped else {
+            case .buttonReady(let bearer, let session):
+                // Ready as a stop was queued: nobody will serve this link.
+                guard !stopped, link == nil else {
                     bearer.close()
                     continue
                 }
-                link = (bearer, session, ATTBearer.monotonicNow())
+                // Presses are served from now: a press during the optional steps that follow
+                // waited for them, up to a request timeout each with a tag gone quiet.
+                link = (bearer, session, ATTBearer.monotonicNow(), false)
                 Task { [post] in
                     for await event in bearer.events { post.yield(.att(event, bearer)) }
                 }
+            case .opened(let bearer, let session):
+                // Stopped, or this bearer closed during its set-up (already a failed attempt).
+                guard !stopped, let current = link, current.bearer === bearer else {
+                    bearer.close()
+                    continue
+                }
+                link = (bearer, session, current.openedAt, true)
                 // A set-up cut short (a timeout, the link dropping): its bearer has ended (closing
                 // it again is harmless) and only the presses it brought are served. It is a
                 // failed attempt, not a connection: no connected event and no drop, so a tag that
@@ -230,8 +246,9 @@ public final class BluetoothKeychain: KeychainLink {
                     if discarded > 0 {
                         logger.info("keychain \(summary): \(discarded) press(es) followed by the link dropping, taken as the tag switched off by a long press")
                     }
-                    if let cutShort = current.session.cutShort {
-                        post.yield(.failed("set-up cut short: \(cutShort)"))
+                    if !current.ready || current.session.cutShort != nil {
+                        let why = current.session.cutShort ?? error
+                        post.yield(.failed("set-up cut short: \(why.map { "\($0)" } ?? "link closed")"))
                         continue
                     }
                     // A link that lasted is a fresh start; one that dropped soon after opening (a

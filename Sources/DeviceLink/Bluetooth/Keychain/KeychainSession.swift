@@ -14,9 +14,25 @@ public struct KeychainSession: Sendable {
     /// the set-up was cut short, and only the presses the bearer already holds are left to serve.
     public var cutShort: ATTError?
 
+    public init(gatt: GATTClient, buttonHandle: UInt16, batteryHandle: UInt16?, alertHandle: UInt16?, alertWithoutResponse: Bool,
+                battery: Int?, batteryNotifies: Bool, cutShort: ATTError? = nil) {
+        self.gatt = gatt
+        self.buttonHandle = buttonHandle
+        self.batteryHandle = batteryHandle
+        self.alertHandle = alertHandle
+        self.alertWithoutResponse = alertWithoutResponse
+        self.battery = battery
+        self.batteryNotifies = batteryNotifies
+        self.cutShort = cutShort
+    }
+
     /// Discovers and subscribes. Optional services failing (a clone refusing Link Loss, a battery
-    /// that cannot be read) are not errors; a missing button is.
-    public static func open(_ bearer: ATTBearer, profile: KeychainProfile) async throws(KeychainSessionError) -> KeychainSession {
+    /// that cannot be read) are not errors; a missing button is. `buttonReady` gets the session
+    /// with only its button as soon as that is subscribed, so presses can be served while the
+    /// optional steps (up to a request timeout each with a tag gone quiet) still run.
+    public static func open(
+        _ bearer: ATTBearer, profile: KeychainProfile, buttonReady: @Sendable (KeychainSession) -> Void = { _ in }
+    ) async throws(KeychainSessionError) -> KeychainSession {
         let gatt = GATTClient(bearer: bearer, timeout: profile.requestTimeout)
         do {
             _ = try await gatt.exchangeMTU()
@@ -30,6 +46,8 @@ public struct KeychainSession: Sendable {
                                                     services: services.map(\.uuid))
             }
             try await subscribe(button, gatt)
+            buttonReady(KeychainSession(gatt: gatt, buttonHandle: button.valueHandle, batteryHandle: nil, alertHandle: nil,
+                                        alertWithoutResponse: false, battery: nil, batteryNotifies: false))
             // The rest is optional: a part the tag refuses, answers badly or describes against
             // the rules is left out, since the button works without it. An error that ends the
             // bearer (a timeout, the link dropping) ends the set-up, but a press may already
