@@ -58,6 +58,27 @@ import Testing
         #expect(w.handle(.tick, at: 500 * s).isEmpty)
     }
 
+    /// The countdown's end is the deadline, not the next tick: an "I'm fine", a cancel or a
+    /// follow-up that comes between the two (the tick is a second apart; requests queued across
+    /// a reboot are handled before the first) finds the alert already due, and the PIN needed.
+    @Test func aCountdownThatRanOutIsOverBeforeTheNextTick() {
+        for input: WorkflowInput in [.imFine, .cancel, .followUp(.recovered)] {
+            var w = protected()
+            _ = w.handle(.detection(.automaticFall), at: 0)
+            let actions = w.handle(input, at: 120 * s + s / 2)
+            #expect(actions.starts(with: [
+                .transition(from: .alertCountdown, to: .emergencySending, reason: "countdown ended"), .send(.alert), .tracking(on: true),
+            ]), "\(input): \(actions)")
+            #expect(w.state == .emergencySending, "\(input)")
+            #expect(w.handle(.tick, at: 121 * s).allSatisfy { $0 != .send(.alert) }, "sent once")
+        }
+        var w = protected()
+        _ = w.handle(.detection(.automaticFall), at: 0)
+        #expect(w.handle(.imFine, at: 120 * s - 1) == [
+            .alarm(on: false), .keychainBeep(on: false), .transition(from: .alertCountdown, to: .noEmergency, reason: "I'm fine"),
+        ], "up to the deadline, \"I'm fine\" still stops it")
+    }
+
     @Test func upAgainWithdrawsAFallsCountdownAndSendsNothing() {
         var w = protected()
         _ = w.handle(.detection(.automaticFall), at: 0)

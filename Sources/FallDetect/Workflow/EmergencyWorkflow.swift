@@ -113,6 +113,12 @@ public struct EmergencyWorkflow: Sendable, Equatable, Codable {
     }
 
     private mutating func step(_ input: WorkflowInput, at now: Int64) -> [WorkflowAction] {
+        // A countdown that ran out is over whatever comes before the next tick: else an "I'm
+        // fine" (or a cancel) in that second called off, without the PIN, an alert now due,
+        // and requests queued across a reboot past the deadline did so too.
+        if input != .tick, state == .alertCountdown, let deadline = countdownDeadline, now >= deadline {
+            return tick(at: now) + step(input, at: now)
+        }
         if underDuress {
             switch input {
             case .imFine, .call112, .quit, .survey, .cancel, .resume, .disarm:
