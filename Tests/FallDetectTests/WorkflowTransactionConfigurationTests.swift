@@ -16,6 +16,22 @@ import Testing
         }
     }
 
+    /// A new PIN from the file starts with no wrong tries, as one set on the page does; the same
+    /// PIN at each start keeps its count (a restart must not reset a lockout).
+    @Test func aNewPINFromTheFileIsNotLockedByTheOldOnesTries() throws {
+        try withStore { store in
+            try adopt(store, pinHash: try PINHasher.hash("4821"), duressHash: nil)
+            func settings(_ pin: String) throws -> SetupOutcome { try store.transaction { try $0.setUp(.unlock, pin: pin, at: 0) } }
+            for _ in 0..<4 { _ = try settings("0000") }
+            guard case .lockedOut = try settings("4821") else { Issue.record("the wrong tries lock Settings"); return }
+            let kept = try #require(try store.setting("pinHash", as: String.self))
+            try adopt(store, pinHash: kept, duressHash: nil)
+            guard case .lockedOut = try settings("4821") else { Issue.record("the same PIN at a start keeps its lockout"); return }
+            try adopt(store, pinHash: try PINHasher.hash("7305"), duressHash: nil)
+            #expect(try settings("7305") == .done([]), "root's new PIN works at once")
+        }
+    }
+
     /// The duress PIN is the file's alone: a file that stops giving `[pin]` leaves none, rather
     /// than one the page can neither show nor remove. The PIN itself stays, for the page to change.
     @Test func theDuressPINLastsOnlyWhileTheFileGivesIt() throws {

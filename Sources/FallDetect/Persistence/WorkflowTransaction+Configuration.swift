@@ -14,7 +14,14 @@ extension WorkflowTransaction {
             try db.execute(sql: "DELETE FROM contact")
             for contact in contacts { try upsert(contact) }
         }
-        if let pinHash { try setSetting("pinHash", pinHash) }
+        // A new PIN from the file starts with no wrong tries, as one set on the page does: root
+        // setting one for a wearer who forgot theirs (or was locked out on purpose) must not
+        // find it locked for up to a day by the old one's count.
+        if let pinHash, try setting("pinHash", as: String.self) != pinHash {
+            try setSetting("pinHash", pinHash)
+            try setSetting("pinLock", PINLock())
+            try setSetting(Self.setupPINLock, PINLock())
+        }
         if let duressHash, pinHash != nil {
             try setSetting("duressHash", duressHash)
         } else {
