@@ -132,6 +132,7 @@ import Glibc
         let shown = status["workflow"] as? [String: Any]
         #expect(shown?["state"] as? String == "NO_EMERGENCY" && shown?["alarm"] as? Bool == false, "\(shown ?? [:])")
         #expect(shown?["tracking"] as? Bool == false && shown?["tracking_s"] == nil, "\(shown ?? [:])")
+        #expect(shown?["trigger"] == nil, "no trigger beside no emergency (after a test alarm it told the two PINs apart): \(shown ?? [:])")
         #expect(status["outbox_waiting"] as? Int == 0)
         let incident = (try DaemonProcess.request(base + "/api/incidents").body["incidents"] as? [[String: Any]])?.first
         #expect(incident?["outcome"] as? String == "disarmed with the PIN" && incident?["sent"] is NSNull, "\(incident ?? [:])")

@@ -62,7 +62,9 @@ final class DaemonStatus: Sendable {
             "state": machine.displayedState.rawValue, "alarm": machine.alarmOn, "tracking": shown && machine.isTracking,
             "protecting": machine.isProtecting,
         ]
-        if let trigger = machine.trigger { workflow["trigger"] = trigger.rawValue }
+        // Only with an emergency shown: after a test alarm the PIN left "test" and the duress
+        // PIN "manual" (a test is a real emergency under duress), which told the two apart.
+        if machine.displayedState != .noEmergency, let trigger = machine.trigger { workflow["trigger"] = trigger.rawValue }
         // After the countdown the page offers the survey and "resume" once the PIN was given.
         if machine.displayedState != .noEmergency { workflow["disarmed"] = machine.disarmed }
         if let left = machine.countdownRemaining(at: utc) { workflow["countdown_s"] = Self.tenths(left) }
