@@ -103,6 +103,23 @@ import Glibc
         #expect(metrics.text.contains("detectord_transitions_total{to=\"ALERT_COUNTDOWN\"} 2"))
     }
 
+    /// A wearer protected by the file with no PIN anywhere: Settings are as open as on a fresh
+    /// device, and the log says so at the start. With a PIN it does not.
+    @Test func aWearerProtectedWithNoPINIsWarnedOf() throws {
+        try withQuietDaemonProcess { daemon, _ in
+            let line = try daemon.waitForEvent("setup") { $0.contains("no PIN is set") }
+            #expect(line.split(separator: " ").dropFirst().first == "warning", "\(line)")
+        }
+        let setup = try DaemonTestSetup()
+        defer { setup.remove() }
+        try setup.write(replay: DaemonTestSetup.demo("walking.detrec"), loop: true, countdown: 30, pinHash: try PINHasher.hash("4821"))
+        let daemon = try setup.start()
+        defer { daemon.kill9() }
+        _ = try daemon.apiBase()
+        try daemon.waitForEvent("workflow")
+        #expect(!daemon.logLines.contains { $0.contains("no PIN is set") }, "\(daemon.logLines)")
+    }
+
     /// The duress PIN from the configuration file: the wearer's page shows the alarm stopped,
     /// while the emergency goes on and the contacts are told.
     @Test func theDuressPINFromTheFileLooksDisarmedAndTellsTheContacts() throws {

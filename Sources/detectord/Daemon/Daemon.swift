@@ -45,6 +45,13 @@ struct Daemon {
         if let storageProblem {
             hub.publish(DaemonEvent("storage", at: startedAt, severity: .error, [("message", .string(storageProblem))]))
         }
+        // Someone protected with no PIN (the file gives [person] but no [pin], and none was set on
+        // the page): as on a fresh device, Settings are open to whoever reaches the page, and a
+        // sent alarm cannot be called off. Said at each start until a PIN is set.
+        if let (protecting, setUp) = try? store.snapshot({ tx in (try tx.workflow().isProtecting, try tx.isSetUp()) }), protecting, !setUp {
+            hub.publish(DaemonEvent("setup", at: startedAt, severity: .warning, [("message", .string(
+                "no PIN is set: Settings are open to anyone who reaches the page, and a sent alarm cannot be called off; set one on the page or with [pin]"))]))
+        }
 
         let model = try plan.fallModelPath.map { path throws(FallDetectError) in try FallModelFile.load(path: path) }
         // For the rate and ranges asked for; a chip set to others has it rebuilt (`DetectorSwitch.follow`).
