@@ -22,6 +22,11 @@ import Testing
             let status = (try? DaemonProcess.request(base + "/api/status"))?.body["gnss"] as? [String: Any]
             return status?["position"] != nil
         }, "a fix from the receiver reaches the status")
+        // The capture is from 2007 (gpsd places its two-digit dates near its own build's): the
+        // system clock is days ahead of the receiver's UTC.
+        let told = try daemon.waitForEvent("clock", timeout: 10) { $0.contains("ahead of the receiver's UTC") }
+        let offset = ((try DaemonProcess.request(base + "/api/status")).body["gnss"] as? [String: Any])?["clock_offset_s"] as? Double
+        #expect(offset.map { $0 > 86_400 } == true, "\(told)")
 
         fake.kill()
         try daemon.waitForEvent("gnss", timeout: 20) { $0.contains("disconnected") }
@@ -31,6 +36,7 @@ import Testing
             daemon.logLines.filter { DaemonProcess.eventType(of: $0) == "gnss" && $0.contains("state=connected") }.count == 2
         }, "\(daemon.logLines.filter { DaemonProcess.eventType(of: $0) == "gnss" })")
         #expect(daemon.isRunning)
+        #expect(daemon.logLines.filter { DaemonProcess.eventType(of: $0) == "clock" }.count == 1, "told once, not at each fix nor at each reconnection")
     }
 
     /// gpsd killed while a fall's countdown runs: the alert still goes, once, with the last

@@ -44,6 +44,9 @@ final class DaemonStatus: Sendable {
     func attach(detector loop: DetectorLoop) { detector.withLock { $0 = loop } }
     func attach(gnss source: any GNSSSource) { gnss.withLock { $0 = source } }
     func setGNSSState(_ text: String) { gnssState.withLock { $0 = text } }
+    /// System minus the receiver's UTC, seconds, while they disagree (`GNSSClockCheck`).
+    private let clockOffset = Mutex<Double?>(nil)
+    func setClockOffset(_ seconds: Double?) { clockOffset.withLock { $0 = seconds } }
     func attach(keychain service: KeychainService?) { keychain.withLock { $0 = service } }
     func attach(clock wall: WallClock) { clock.withLock { $0 = wall } }
 
@@ -97,6 +100,7 @@ final class DaemonStatus: Sendable {
             ]
         }
         var gnssReport: [String: Any] = ["source": gnssSummary, "state": gnssState.withLock { $0 }]
+        if let offset = clockOffset.withLock({ $0 }) { gnssReport["clock_offset_s"] = Self.tenths(offset) }
         if let source = gnss.withLock({ $0 }) {
             let health = source.health
             gnssReport["quality"] = health.quality(at: now).rawValue

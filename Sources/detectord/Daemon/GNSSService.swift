@@ -49,13 +49,34 @@ struct GNSSService: Service {
             client?.stop()
         }
         var lastToWorkflow: Int64?
+        // A recording's fixes carry the time they were made, not now.
+        var clock: GNSSClockCheck? = client != nil ? GNSSClockCheck() : nil
         for await fix in source.fixes.cancelOnGracefulShutdown() {
             detector.push(fix: fix)
+            if fix.mode != .none, let utc = fix.utcNanoseconds, let news = clock?.check(systemUTC: WorkflowService.utcNow(), fixUTC: utc) {
+                publish(news)
+            }
             // The workflow needs a position about once a second, not every report.
             if fix.isTrusted, lastToWorkflow.map({ fix.timestampNanoseconds &- $0 >= 900_000_000 }) ?? true {
                 lastToWorkflow = fix.timestampNanoseconds
                 workflow.submit(.position(fix))
             }
+        }
+    }
+
+    private func publish(_ news: GNSSClockCheck.News) {
+        let now = WorkflowService.utcNow()
+        switch news {
+        case .off(let seconds):
+            status.setClockOffset(seconds)
+            let way = seconds > 0 ? "ahead of" : "behind"
+            hub.publish(DaemonEvent("clock", at: now, severity: .warning, [
+                ("gnss_offset_s", .number((seconds * 10).rounded() / 10)),
+                ("message", .string("the system clock is \(Int(abs(seconds).rounded())) s \(way) the receiver's UTC: messages are stamped with the system clock; let chrony set it from gpsd (docs/daemon.md)")),
+            ]))
+        case .agrees:
+            status.setClockOffset(nil)
+            hub.publish(DaemonEvent("clock", at: now, [("message", .string("the system clock agrees with the receiver's UTC"))]))
         }
     }
 }
