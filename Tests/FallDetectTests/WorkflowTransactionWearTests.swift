@@ -33,6 +33,25 @@ import Testing
         }
     }
 
+    /// A fall, then a body lying still: the wear monitor may take it for a device set down. The
+    /// wearer's "your device seems to be off" must not go to every channel mid-alarm; once the
+    /// emergency is over, a device still off is told of as before.
+    @Test func noNotWornMessageDuringAnEmergency() throws {
+        try withStore { store in
+            try store.apply(.detection(.automaticFall), at: 0)
+            try store.transaction { tx in try tx.recordWear(isWorn: false, since: 5 * s, at: 45 * s) }
+            #expect(try store.transaction { tx in try tx.remindNotWorn(afterSeconds: 60, at: 100 * s) } == false, "in the countdown")
+            try store.apply(.tick, at: 120 * s)
+            #expect(try store.workflow().state.hasSent)
+            #expect(try store.transaction { tx in try tx.remindNotWorn(afterSeconds: 60, at: 200 * s) } == false, "after the alert")
+            #expect(try store.waiting().filter { $0.kind == "not_worn" }.isEmpty)
+            try store.apply(.disarm(.correct), at: 300 * s)
+            try store.apply(.survey(.didntFall), at: 301 * s)
+            #expect(try store.workflow().state == .emergencyEnded)
+            #expect(try store.transaction { tx in try tx.remindNotWorn(afterSeconds: 60, at: 400 * s) }, "told once it is over")
+        }
+    }
+
     @Test func wearingItAgainStartsOver() throws {
         try withStore { store in
             try store.transaction { tx in try tx.recordWear(isWorn: false, since: 0, at: 40 * s) }

@@ -11,10 +11,15 @@ extension WorkflowTransaction {
     public func notWornSince() throws -> Int64? { try conditionSince("notWorn") }
 
     /// Queues the not-worn message to the wearer once per removal, when the device has been off
-    /// for `afterSeconds`. Returns whether it did.
+    /// for `afterSeconds`. Returns whether it did. Never during an emergency: a device lying
+    /// still then is as likely a wearer who cannot move, and "your device seems to be off" on
+    /// every contact's channel mid-alarm could have the alarm taken for a false one. Once the
+    /// emergency is over (ended, or protection resumed), a device still off is told of as before.
     @discardableResult
     public func remindNotWorn(afterSeconds: Double, at now: Int64) throws -> Bool {
-        try remindCondition("notWorn", .notWorn, afterSeconds: afterSeconds, at: now)
+        let state = try workflow().state
+        guard state == .noEmergency || state == .emergencyEnded else { return false }
+        return try remindCondition("notWorn", .notWorn, afterSeconds: afterSeconds, at: now)
     }
 
     /// The wearer, on every channel the contacts are reached by (the log always): the wearer is

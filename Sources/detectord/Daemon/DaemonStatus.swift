@@ -82,10 +82,15 @@ final class DaemonStatus: Sendable {
         ]
         if let last = live.lastSampleNanoseconds { sensor["last_sample_age_s"] = Self.tenths(Double(now - last) / 1e9) }
         if let condition = sensorCondition() { Self.add(condition, to: &sensor) }
-        var detector: [String: Any] = ["profile": profile, "detections": live.detections, "worn": live.worn]
-        if let since = try store.transaction({ tx in try tx.notWornSince() }) {
-            detector["not_worn_since"] = DaemonEvent.timestamp(since)
-            detector["worn"] = false
+        var detector: [String: Any] = ["profile": profile, "detections": live.detections]
+        // Not during an emergency shown: a device lying still then is as likely a wearer who
+        // cannot move, and "not worn" beside the alarm could have it taken for a false one.
+        if machine.displayedState == .noEmergency || machine.displayedState == .emergencyEnded {
+            detector["worn"] = live.worn
+            if let since = try store.transaction({ tx in try tx.notWornSince() }) {
+                detector["not_worn_since"] = DaemonEvent.timestamp(since)
+                detector["worn"] = false
+            }
         }
         if live.latency.totalCount > 0 {
             detector["latency_us"] = [

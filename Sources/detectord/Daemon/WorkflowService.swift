@@ -257,12 +257,17 @@ final class WorkflowService: Service {
                 return []
             }
             if case .failure = result { return }
+            // Detection goes on either way; during an emergency the stillness may be the wearer's.
+            let emergency = (try? store.workflow().displayedState != .noEmergency) ?? true
+            let resting = emergency
+                ? "the device lies still as no worn device does; during an emergency that may be a wearer who cannot move: the alert stands"
+                : "the device rests as no worn device does (taken off?); detection goes on"
             hub.publish(
                 isWorn
                     ? DaemonEvent("worn", at: now, [("message", .string("the device moves with a body again"))])
                     : DaemonEvent(
                         "not_worn", at: now, severity: .notice,
-                        [("since", .string(DaemonEvent.timestamp(since))), ("message", .string("the device rests off the body; falls cannot be detected"))]))
+                        [("since", .string(DaemonEvent.timestamp(since))), ("message", .string(resting))]))
         case .sensorFault(let isFaulty, let sinceMonotonic):
             let since = Self.wallTime(ofMonotonic: sinceMonotonic, now: now)
             _ = attempt { tx in
