@@ -83,6 +83,30 @@ import Glibc
         }
     }
 
+    /// The device is set down while the disk is full: the change of wear the store could not take
+    /// is tried again each tick. It was dropped, and as the monitor reports only changes the
+    /// device stayed "worn" in the store (and its wearer untold) until the next removal.
+    @Test func aChangeOfWearTheFullDiskMissedIsRecordedLater() throws {
+        try Self.withSmallDisk { setup, disk, sink in
+            let resting = try setup.write(restingCSV: 120, gaps: [], named: "resting.csv")
+            try setup.write(replay: resting, speed: 4, webhook: sink.url)
+            let daemon = try setup.start(["--db", disk + "/detectord.sqlite"])
+            defer { daemon.kill9() }
+            let base = try daemon.apiBase()
+            let filler = disk + "/filler"
+            Self.fill(filler)
+            func detector() throws -> [String: Any] { try DaemonProcess.request(base + "/api/status").body["detector"] as? [String: Any] ?? [:] }
+            let deadline = Date().addingTimeInterval(30)
+            while try detector()["worn"] as? Bool != false, Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
+            let missed = try detector()
+            #expect(missed["worn"] as? Bool == false && missed["not_worn_since"] == nil, "the monitor found it off; the store missed it: \(missed)")
+            try FileManager.default.removeItem(atPath: filler)
+            try daemon.waitForEvent("not_worn", timeout: 15)
+            let recorded = try detector()
+            #expect(recorded["not_worn_since"] is String, "\(recorded)")
+        }
+    }
+
     /// Stopped while an SOS still waits for the full disk: it gets a last try, and what cannot be
     /// recorded is said in the log, each one (it vanished without a word).
     @Test func aStopWithAnSOSTheDiskCouldNotTakeSaysSo() throws {
@@ -294,6 +318,45 @@ import Glibc
         #expect(abs(recorded - expected) < 2, "since \(recorded - expected) s off")
         await group.triggerGracefulShutdown()
         _ = try? await running.value
+    }
+
+    /// A device left off across a restart: the monitor, which starts from "worn", finds it off
+    /// again and the episode goes on from its start, told once. Before, each start ended it, so
+    /// the wearer was told again after every restart (and never with restarts under 30 min
+    /// apart). A device put back on while the daemon was down is let go after the window.
+    @Test func aNotWornEpisodeOutlivesARestart() async throws {
+        let protected = try ProtectedStore("wear-restart")
+        defer { try? FileManager.default.removeItem(at: protected.directory) }
+        let store = protected.store
+        let s: Int64 = 1_000_000_000
+        let off = WorkflowService.utcNow() - 7200 * s
+        try store.transaction { tx in
+            try tx.recordWear(isWorn: false, since: off, at: off + 40 * s)
+            _ = try tx.remindNotWorn(afterSeconds: 1800, at: off + 1800 * s)
+        }
+        let told = try store.waiting().filter { $0.kind == "not_worn" }.count
+        #expect(told > 0)
+        func run(_ body: (WorkflowService) async throws -> Void) async throws {
+            let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+            let workflow = WorkflowService(store: store, hub: EventHub(logger: logger), metrics: DaemonMetrics(), notWornMessageAfter: 1800,
+                                           wakeDispatcher: {}, wearConfirmSeconds: 1)
+            let group = ServiceGroup(services: [workflow], logger: logger)
+            let running = Task { try await group.run() }
+            defer { running.cancel() }
+            try await body(workflow)
+            await group.triggerGracefulShutdown()
+            _ = try? await running.value
+        }
+        try await run { workflow in
+            workflow.submit(.wear(isWorn: false, sinceMonotonic: MonotonicTime.nowNanoseconds()))
+            try await Task.sleep(for: .milliseconds(2500)) // past the window and a tick or two
+            #expect(try store.transaction { try $0.notWornSince() } == off, "the episode goes on from its start")
+            #expect(try store.waiting().filter { $0.kind == "not_worn" }.count == told, "and is not told again")
+        }
+        try await run { _ in
+            #expect(await KeychainServiceTests.eventually { (try? store.transaction { try $0.notWornSince() }) == nil },
+                    "put back on while the daemon was down: over once the window passed without news")
+        }
     }
 
     /// A keychain SOS after an emergency ended ("I didn't fall") starts a new one, through the

@@ -40,6 +40,14 @@ final class WorkflowService: Service {
     /// A tick that keeps failing (a full disk during a countdown) is told once a minute, not
     /// every second, and never not at all.
     private let tickFailure = RepeatedFailureFilter()
+    /// Seconds after a start within which the wear monitor, which starts from "worn", finds a
+    /// device still off (its window is 40 s of rest); a not-worn episode saved before the start
+    /// that it has not confirmed by then is over.
+    let wearConfirmSeconds: Double
+    /// Until when (monotonic) a saved not-worn episode waits for the monitor; nil once settled.
+    private let wearUnconfirmedUntil = Mutex<Int64?>(nil)
+    /// A change of wear the store did not take yet (`record(wear:since:at:)`).
+    private let pendingWear = Mutex<(isWorn: Bool, since: Int64)?>(nil)
     /// The wall clock, shared with the dispatcher: a step moves the pending deadlines once.
     let clock: WallClock
     /// Press-to-decision times of keychain presses, for `bench --keychain` and the metrics.
@@ -49,8 +57,9 @@ final class WorkflowService: Service {
         store: WorkflowStore, hub: EventHub, metrics: DaemonMetrics, demo: Bool = false,
         notWornMessageAfter: Double? = nil, sensorFaultMessageAfter: Double? = nil, keychainLostMessageAfter: Double? = nil,
         positionRetention: Double? = nil, wakeDispatcher: @escaping @Sendable () -> Void, beep: @escaping @Sendable (Bool) -> Void = { _ in },
-        rearmDetector: @escaping @Sendable () -> Void = {}, clock: WallClock? = nil) {
+        rearmDetector: @escaping @Sendable () -> Void = {}, clock: WallClock? = nil, wearConfirmSeconds: Double = 90) {
         self.demo = demo
+        self.wearConfirmSeconds = wearConfirmSeconds
         self.notWornMessageAfter = notWornMessageAfter
         self.sensorFaultMessageAfter = sensorFaultMessageAfter
         self.keychainLostMessageAfter = keychainLostMessageAfter
@@ -121,13 +130,13 @@ final class WorkflowService: Service {
         // keychain while the alarm sounds, so the wearer can still stop a false one.
         let machine = try store.workflow()
         if machine.alarmOn { beep(true) }
-        // The wear monitor starts from "worn" and reports only changes: a device still off is
-        // found off again within its window, and one put back on while the daemon was down must
-        // not stay "off" for ever.
-        let start = Self.utcNow()
-        _ = attempt { tx in
-            try tx.recordWear(isWorn: true, since: start, at: start)
-            return []
+        // The wear monitor starts from "worn" and reports only changes. A device still off is
+        // found off again within its window and keeps its episode: since when, and whether the
+        // wearer was told (ended at each start, a device left off was told of again after every
+        // restart, and never with restarts less than 30 min apart). One put back on while the
+        // daemon was down is let go once the window has passed without news (`tick`).
+        if (try? store.transaction({ try $0.notWornSince() })) != nil {
+            wearUnconfirmedUntil.withLock { $0 = MonotonicTime.nowNanoseconds() + Int64(wearConfirmSeconds * 1e9) }
         }
         hub.publish(DaemonEvent("workflow", at: Self.utcNow(), [("state", .string(machine.displayedState.rawValue))] + Self.remaining(machine, at: Self.utcNow())))
         let ticker = Task {
@@ -251,23 +260,8 @@ final class WorkflowService: Service {
                 return []
             }
         case .wear(let isWorn, let sinceMonotonic):
-            let since = Self.wallTime(ofMonotonic: sinceMonotonic, now: now)
-            let result = attempt { tx in
-                try tx.recordWear(isWorn: isWorn, since: since, at: now)
-                return []
-            }
-            if case .failure = result { return }
-            // Detection goes on either way; during an emergency the stillness may be the wearer's.
-            let emergency = (try? store.workflow().displayedState != .noEmergency) ?? true
-            let resting = emergency
-                ? "the device lies still as no worn device does; during an emergency that may be a wearer who cannot move: the alert stands"
-                : "the device rests as no worn device does (taken off?); detection goes on"
-            hub.publish(
-                isWorn
-                    ? DaemonEvent("worn", at: now, [("message", .string("the device moves with a body again"))])
-                    : DaemonEvent(
-                        "not_worn", at: now, severity: .notice,
-                        [("since", .string(DaemonEvent.timestamp(since))), ("message", .string(resting))]))
+            wearUnconfirmedUntil.withLock { $0 = nil }
+            record(wear: isWorn, since: Self.wallTime(ofMonotonic: sinceMonotonic, now: now), at: now)
         case .sensorFault(let isFaulty, let sinceMonotonic):
             let since = Self.wallTime(ofMonotonic: sinceMonotonic, now: now)
             _ = attempt { tx in
@@ -276,6 +270,8 @@ final class WorkflowService: Service {
             }
         case .tick:
             recordLate(at: now)
+            endUnconfirmedWear(at: now)
+            if let wear = pendingWear.withLock({ $0 }) { record(wear: wear.isWorn, since: wear.since, at: now) }
             let after = notWornMessageAfter
             let faultAfter = sensorFaultMessageAfter
             let lostAfter = keychainLostMessageAfter
@@ -300,6 +296,40 @@ final class WorkflowService: Service {
                 }
             }
         }
+    }
+
+    /// Ends a not-worn episode saved before the start that the monitor has not found again in
+    /// its window: the device was put back on while the daemon was down.
+    private func endUnconfirmedWear(at now: Int64) {
+        guard let until = wearUnconfirmedUntil.withLock({ $0 }), MonotonicTime.nowNanoseconds() >= until else { return }
+        wearUnconfirmedUntil.withLock { $0 = nil }
+        record(wear: true, since: now, at: now)
+    }
+
+    /// Records a change of wear and tells it. One the store cannot take (a full disk) is tried
+    /// again each tick: the monitor reports only changes, so dropped, a device worn again would
+    /// stay "off" (and its wearer be told so) until the next removal.
+    private func record(wear isWorn: Bool, since: Int64, at now: Int64) {
+        let result = attempt { tx in
+            try tx.recordWear(isWorn: isWorn, since: since, at: now)
+            return []
+        }
+        guard case .success = result else {
+            pendingWear.withLock { $0 = (isWorn, since) }
+            return
+        }
+        pendingWear.withLock { $0 = nil }
+        // Detection goes on either way; during an emergency the stillness may be the wearer's.
+        let emergency = (try? store.workflow().displayedState != .noEmergency) ?? true
+        let resting = emergency
+            ? "the device lies still as no worn device does; during an emergency that may be a wearer who cannot move: the alert stands"
+            : "the device rests as no worn device does (taken off?); detection goes on"
+        hub.publish(
+            isWorn
+                ? DaemonEvent("worn", at: now, [("message", .string("the device moves with a body again"))])
+                : DaemonEvent(
+                    "not_worn", at: now, severity: .notice,
+                    [("since", .string(DaemonEvent.timestamp(since))), ("message", .string(resting))]))
     }
 
     /// True once a minute; also when the clock stepped back past the last prune.
