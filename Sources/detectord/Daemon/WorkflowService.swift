@@ -320,7 +320,8 @@ final class WorkflowService: Service {
         }
         pendingWear.withLock { $0 = nil }
         // Detection goes on either way; during an emergency the stillness may be the wearer's.
-        let emergency = (try? store.workflow().displayedState != .noEmergency) ?? true
+        let shown = try? store.workflow().displayedState
+        let emergency = shown != .noEmergency && shown != .emergencyEnded
         let resting = emergency
             ? "the device lies still as no worn device does; during an emergency that may be a wearer who cannot move: the alert stands"
             : "the device rests as no worn device does (taken off?); detection goes on"
@@ -329,7 +330,9 @@ final class WorkflowService: Service {
                 ? DaemonEvent("worn", at: now, [("message", .string("the device moves with a body again"))])
                 : DaemonEvent(
                     "not_worn", at: now, severity: .notice,
-                    [("since", .string(DaemonEvent.timestamp(since))), ("message", .string(resting))]))
+                    // An episode that outlived a restart goes on from its own start.
+                    [("since", .string(DaemonEvent.timestamp((try? store.transaction { try $0.notWornSince() }) ?? since))),
+                     ("message", .string(resting))]))
     }
 
     /// True once a minute; also when the clock stepped back past the last prune.
