@@ -24,6 +24,29 @@ import Testing
         return events
     }
 
+    /// With `auto` axes, a start while the device lay on a table took the table's "up" as a
+    /// provisional estimate, and a wearer who then put it on and stood kept a frame 90° off
+    /// until they walked. Once the wear monitor finds the device off, that estimate is
+    /// forgotten, none is taken while it lies there, and the first steady stretch once it is
+    /// worn gives the wearer's.
+    @Test func aTablesUpIsForgottenOnceTheDeviceIsFoundOff() throws {
+        var pipeline = try DetectionPipeline(profile: .walking, sampleRate: 50)
+        pipeline.mounting = try MountingEstimator(sampleRate: 50)
+        let table = WearMonitorTests.resting(seconds: 60, breathing: 0)
+        for sample in table { _ = pipeline.push(sample) }
+        #expect(!pipeline.isWorn)
+        #expect(pipeline.mounting?.isEstimated == false, "the table's up is forgotten: \(String(describing: pipeline.mounting?.up))")
+        // Clipped on 90° from how it lay, the wearer standing and breathing.
+        let mount = MountingRotation(axis: SIMD3(1, 0, 0), angle: .pi / 2)
+        let worn = WearMonitorTests.resting(seconds: 40, from: 60_000_000_000, breathing: 10).map {
+            IMUSample(timestampNanoseconds: $0.timestampNanoseconds, acceleration: mount.apply($0.acceleration), angularRate: .zero)
+        }
+        for sample in worn { _ = pipeline.push(sample) }
+        #expect(pipeline.isWorn)
+        let up = try #require(pipeline.mounting?.up)
+        #expect(MountingEstimatorTests.degrees(up, mount.apply(SIMD3(0, 0, 1))) < 10, "the wearer's up: \(up)")
+    }
+
     /// When the generator's labels say the fall (2) began and ended.
     static func fallSpan(_ r: Recording) -> (Int64, Int64)? {
         let labels = r.events.filter { $0.kind == .label }

@@ -85,6 +85,24 @@ import Testing
         #expect(Self.degrees(e.rotation.apply(mount.apply(SIMD3(0, 0, 1))), SIMD3(0, 0, 1)) < 2)
     }
 
+    /// Off the body, a provisional estimate is forgotten and no steady stretch is taken; a
+    /// walking one stands (only a body walks). Worn again, steady stretches count again.
+    @Test func offTheBodyForgetsOnlyAProvisionalEstimate() throws {
+        var e = try MountingEstimator(sampleRate: 100)
+        Self.feed(Self.standing(seconds: 6), mount: .identity, into: &e)
+        #expect(e.basis == .steady)
+        e.deviceOff(true)
+        #expect(e.basis == .none && e.up == nil && e.rotation == .identity)
+        Self.feed(Self.standing(seconds: 10), mount: .identity, into: &e)
+        #expect(e.basis == .none, "no steady stretch while off")
+        e.deviceOff(false)
+        Self.feed(Self.standing(seconds: 6), mount: .identity, into: &e)
+        #expect(e.basis == .steady)
+        Self.feed(Self.walking(seconds: 15), mount: .identity, into: &e)
+        e.deviceOff(true)
+        #expect(e.basis == .walking, "a walking estimate stands")
+    }
+
     @Test func reclippingIsFoundAndUpReestimated() throws {
         var rng = SplitMix64(seed: 11)
         let first = Self.randomRotation(&rng)

@@ -24,6 +24,11 @@ import Glibc
 ///   device on and stand; the stretch is long enough that handling, which moves the device every
 ///   second or two, does not count. It is never replaced by a later steady stretch (the wearer
 ///   may be lying by then), only by walking.
+/// - **Off the body** (`deviceOff`, from the wear monitor): a provisional estimate is forgotten
+///   and none is taken from a steady stretch until the device is worn again. Started while the
+///   device lay on a table (a restart at night), it took the table's "up", and a wearer who put
+///   it on and did not walk kept a frame 90° off: standing read as lying, so a fall read as a
+///   turn in bed and a fall ending on the back as getting up.
 /// - **Re-clipping** shows as walking whose gravity direction lies more than `reclipDegrees` from
 ///   the estimate for `reclipSeconds` of walking: the walking mean starts afresh from the new
 ///   mounting, so the estimate follows in `walkingEstimateSeconds` rather than after the old mean
@@ -103,6 +108,8 @@ public struct MountingEstimator: Sendable {
     /// True until walking gave an estimate, and again after a re-clip: the next walking mean
     /// is taken after `walkingEstimateSeconds`, not held to the refinement's full mean.
     var awaitingWalking = true
+    /// Set while the wear monitor says the device is off the body: no steady stretch is taken.
+    public private(set) var off = false
 
     /// The estimated up in sensor coordinates (unit), nil before the first estimate.
     public private(set) var up: SIMD3<Float>?
@@ -199,7 +206,7 @@ public struct MountingEstimator: Sendable {
         let steady = deviation < Self.steadyDeviation && Self.steadyMagnitude.contains(meanMagnitude)
             && steadiness >= Self.steadySteadiness
         steadyRun = steady ? steadyRun + period : 0
-        if basis == .none, steadyRun >= Self.steadySeconds { adopt(direction, basis: .steady) }
+        if basis == .none, !off, steadyRun >= Self.steadySeconds { adopt(direction, basis: .steady) }
     }
 
     /// One walking sample whose smoothed gravity direction is `direction`.
@@ -233,6 +240,19 @@ public struct MountingEstimator: Sendable {
         } else if walkingSeconds >= Self.walkingAverageSeconds, let up, Self.degrees(between: estimate, up) > Self.refineDegrees {
             adopt(estimate, basis: .walking)
         }
+    }
+
+    /// The wear monitor's verdict: taken off forgets a provisional estimate (a table's stillness
+    /// may have given it) and holds steady stretches back until the device is worn again; a
+    /// walking estimate stands, since only a body walks.
+    public mutating func deviceOff(_ isOff: Bool) {
+        off = isOff
+        guard isOff, basis == .steady else { return }
+        up = nil
+        basis = .none
+        rotation = .identity
+        steadyRun = 0
+        changes += 1
     }
 
     mutating func adopt(_ estimate: SIMD3<Float>, basis: Basis) {

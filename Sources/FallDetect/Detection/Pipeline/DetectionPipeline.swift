@@ -69,6 +69,8 @@ public struct DetectionPipeline: Sendable {
         if wear.parameters == running.wear.parameters {
             if wear.sampleRate == running.wear.sampleRate { wear = running.wear } else { wear.continueFrom(running.wear) }
         }
+        // A device lying off holds steady stretches back here too (`MountingEstimator.deviceOff`).
+        if !wear.isWorn { mounting?.deviceOff(true) }
     }
 
     /// The alert the last detection started was answered ("I'm fine", protection resumed): the
@@ -101,7 +103,10 @@ public struct DetectionPipeline: Sendable {
         guard all(a - a .== .zero), all(w - w .== .zero) else { return [] }
         let frame = mounting == nil ? frames.push(sample) : frames.push(sample, mounting: &mounting!)
         // The wear monitor reads the sensor as it is: its wander does not depend on the frame.
-        if let change = wear.push(sample) { wearChanges.append(change) }
+        if let change = wear.push(sample) {
+            wearChanges.append(change)
+            mounting?.deviceOff(!change.isWorn)
+        }
         if mounting?.isEstimated == false { return [] }  // no body frame yet: no posture to judge
         let known = followUps.count
         followUp.push(frame, into: &followUps)
