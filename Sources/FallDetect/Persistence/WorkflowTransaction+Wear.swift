@@ -17,8 +17,7 @@ extension WorkflowTransaction {
     /// emergency is over (ended, or protection resumed), a device still off is told of as before.
     @discardableResult
     public func remindNotWorn(afterSeconds: Double, at now: Int64) throws -> Bool {
-        let state = try workflow().state
-        guard state == .noEmergency || state == .emergencyEnded else { return false }
+        guard try workflow().state.isSettled else { return false }
         return try remindCondition("notWorn", .notWorn, afterSeconds: afterSeconds, at: now)
     }
 

@@ -16,4 +16,7 @@ public enum EmergencyState: String, Sendable, CaseIterable, Codable {
     public var hasSent: Bool {
         self == .emergencySending || self == .emergencySent || self == .emergencySendingFailed
     }
+
+    /// No emergency under way: none, or one that has ended.
+    public var isSettled: Bool { self == .noEmergency || self == .emergencyEnded }
 }

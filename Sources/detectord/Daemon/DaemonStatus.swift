@@ -85,7 +85,7 @@ final class DaemonStatus: Sendable {
         var detector: [String: Any] = ["profile": profile, "detections": live.detections]
         // Not during an emergency shown: a device lying still then is as likely a wearer who
         // cannot move, and "not worn" beside the alarm could have it taken for a false one.
-        if machine.displayedState == .noEmergency || machine.displayedState == .emergencyEnded {
+        if machine.displayedState.isSettled {
             detector["worn"] = live.worn
             if let since = try store.transaction({ tx in try tx.notWornSince() }) {
                 detector["not_worn_since"] = DaemonEvent.timestamp(since)

@@ -71,7 +71,7 @@ struct GNSSService: Service {
             status.setClockOffset(seconds)
             let way = seconds > 0 ? "ahead of" : "behind"
             hub.publish(DaemonEvent("clock", at: now, severity: .warning, [
-                ("gnss_offset_s", .number((seconds * 10).rounded() / 10)),
+                ("gnss_offset_s", .number(DaemonStatus.tenths(seconds))),
                 ("message", .string("the system clock is \(Int(abs(seconds).rounded())) s \(way) the receiver's UTC: messages are stamped with the system clock; let chrony set it from gpsd (docs/daemon.md)")),
             ]))
         case .agrees:

@@ -14,7 +14,7 @@ struct IdleExitService: Service {
             try? await Task.sleep(for: .milliseconds(500))
             guard sourceEnded.isRaised else { continue }
             guard let machine = try? store.workflow(), let waiting = try? store.waiting() else { continue }
-            let settled = machine.state == .noEmergency || machine.state == .emergencyEnded
+            let settled = machine.state.isSettled
             if settled, !machine.isTracking, waiting.isEmpty {
                 hub.publish(DaemonEvent("idle", at: WorkflowService.utcNow(), [("message", .string("the sensor source has ended and nothing is left to do"))]))
                 return

@@ -310,8 +310,13 @@ final class WorkflowService: Service {
     /// again each tick: the monitor reports only changes, so dropped, a device worn again would
     /// stay "off" (and its wearer be told so) until the next removal.
     private func record(wear isWorn: Bool, since: Int64, at now: Int64) {
+        // What the event tells is read in the write's own transaction.
+        var settled = true
+        var episodeSince = since
         let result = attempt { tx in
             try tx.recordWear(isWorn: isWorn, since: since, at: now)
+            settled = try tx.workflow().displayedState.isSettled
+            episodeSince = try tx.notWornSince() ?? since
             return []
         }
         guard case .success = result else {
@@ -320,19 +325,16 @@ final class WorkflowService: Service {
         }
         pendingWear.withLock { $0 = nil }
         // Detection goes on either way; during an emergency the stillness may be the wearer's.
-        let shown = try? store.workflow().displayedState
-        let emergency = shown != .noEmergency && shown != .emergencyEnded
-        let resting = emergency
-            ? "the device lies still as no worn device does; during an emergency that may be a wearer who cannot move: the alert stands"
-            : "the device rests as no worn device does (taken off?); detection goes on"
+        let resting = settled
+            ? "the device rests as no worn device does (taken off?); detection goes on"
+            : "the device lies still as no worn device does; during an emergency that may be a wearer who cannot move: the alert stands"
         hub.publish(
             isWorn
                 ? DaemonEvent("worn", at: now, [("message", .string("the device moves with a body again"))])
                 : DaemonEvent(
                     "not_worn", at: now, severity: .notice,
                     // An episode that outlived a restart goes on from its own start.
-                    [("since", .string(DaemonEvent.timestamp((try? store.transaction { try $0.notWornSince() }) ?? since))),
-                     ("message", .string(resting))]))
+                    [("since", .string(DaemonEvent.timestamp(episodeSince))), ("message", .string(resting))]))
     }
 
     /// True once a minute; also when the clock stepped back past the last prune.
